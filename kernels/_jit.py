@@ -1,0 +1,80 @@
+"""Numba-jitted element-wise kernels. Plain arrays in and out; the Python layer
+(:mod:`kernels.spec`) validates input and does the BLAS products.
+
+The distance-based kernels are finished from the Gram matrix G = X Y^T with the
+expansion ||x - y||^2 = ||x||^2 + ||y||^2 - 2 x^T y, clipped at 0 so round-off
+never gives a negative squared distance. Each routine overwrites G in place.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+
+@njit(cache=True, parallel=True)
+def gaussian_from_gram(G, x_sq, y_sq, gamma):
+    """G[i, j] <- exp(-gamma * max(x_sq[i] + y_sq[j] - 2 G[i, j], 0))."""
+    n, m = G.shape
+    for i in prange(n):
+        xi = x_sq[i]
+        for j in range(m):
+            d2 = xi + y_sq[j] - 2.0 * G[i, j]
+            if d2 < 0.0:
+                d2 = 0.0
+            G[i, j] = np.exp(-gamma * d2)
+    return G
+
+
+@njit(cache=True, parallel=True)
+def cauchy_from_gram(G, x_sq, y_sq, gamma):
+    """G[i, j] <- 1 / (1 + gamma * max(x_sq[i] + y_sq[j] - 2 G[i, j], 0))."""
+    n, m = G.shape
+    for i in prange(n):
+        xi = x_sq[i]
+        for j in range(m):
+            d2 = xi + y_sq[j] - 2.0 * G[i, j]
+            if d2 < 0.0:
+                d2 = 0.0
+            G[i, j] = 1.0 / (1.0 + gamma * d2)
+    return G
+
+
+@njit(cache=True, parallel=True)
+def polynomial_from_gram(G, gamma, coef0, degree, x_diag, y_diag, normalize):
+    """G[i, j] <- (gamma G[i, j] + coef0)^degree, divided by
+    sqrt(k(x_i, x_i) k(y_j, y_j)) when ``normalize``."""
+    n, m = G.shape
+    for i in prange(n):
+        for j in range(m):
+            v = (gamma * G[i, j] + coef0) ** degree
+            if normalize:
+                v = v / np.sqrt(x_diag[i] * y_diag[j])
+            G[i, j] = v
+    return G
+
+
+@njit(cache=True, parallel=True)
+def laplacian_block(X, Y, gamma):
+    """K[i, j] = exp(-gamma * ||x_i - y_j||_1) (L1 distance, as scikit-learn)."""
+    n, d = X.shape
+    m = Y.shape[0]
+    K = np.empty((n, m), dtype=np.float64)
+    for i in prange(n):
+        for j in range(m):
+            s = 0.0
+            for k in range(d):
+                s += abs(X[i, k] - Y[j, k])
+            K[i, j] = np.exp(-gamma * s)
+    return K
+
+
+@njit(cache=True)
+def row_sq_norms(X):
+    """||x_i||^2 for every row."""
+    n, d = X.shape
+    out = np.empty(n, dtype=np.float64)
+    for i in range(n):
+        s = 0.0
+        for k in range(d):
+            s += X[i, k] * X[i, k]
+        out[i] = s
+    return out

@@ -1,0 +1,85 @@
+"""Blocked kernel products that never hold an n x m (or n x n) kernel matrix.
+
+Rows of X are processed in blocks of ``block_size``; only one block
+K_b = K(X_b, Y) of shape (b, m) lives at a time, so memory is O(m^2 + b m).
+For a fixed block size the result is deterministic; different block sizes
+agree to floating-point rounding (the summation order differs).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .spec import Kernel
+from .validation import check_array, check_positive, check_same_width
+
+#: Target bytes of one kernel block (b x m float64).
+BLOCK_BYTES = 32 * 2**20
+
+
+def default_block_size(m: int) -> int:
+    """Rows per block so that one (b, m) float64 block is about 32 MiB."""
+    return int(max(64, min(65536, BLOCK_BYTES // (8 * max(m, 1)))))
+
+
+def _blocks(n: int, b: int):
+    for start in range(0, n, b):
+        yield slice(start, min(start + b, n))
+
+
+def _check_block_size(block_size, m):
+    if block_size is None:
+        return default_block_size(m)
+    return check_positive(block_size, "block_size", integer=True)
+
+
+def gram_accumulate(X, landmarks, kernel: Kernel, block_size=None):
+    """K_mn K_nm and the column sums of K_nm in one blocked pass.
+
+    .. math::  G = \\sum_b K_{b m}^T K_{b m},\\qquad s = \\sum_b 1^T K_{b m}
+
+    where K_bm = K(X_b, landmarks). This is the O(n m^2) product of Nyström
+    KPCA (seed 000, Sec. 3.2, the M of eq. (8)-(10) before whitening) with memory
+    O(m^2 + b m) instead of the O(n m) of forming K_nm (seed 000, Remark on
+    space; reference/seed000.md section 6, item 10). The symmetric product uses
+    BLAS SYRK (NumPy dispatches ``A.T @ A`` to it), n m^2 flops.
+
+    Returns
+    -------
+    G : (m, m) ndarray, K_mn K_nm.
+    colsum : (m,) ndarray, K_mn 1_n.
+    """
+    X = check_array(X, "X")
+    L = check_array(landmarks, "landmarks")
+    check_same_width(X, L, "X", "landmarks")
+    m = L.shape[0]
+    b = _check_block_size(block_size, m)
+    G = np.zeros((m, m))
+    colsum = np.zeros(m)
+    for sl in _blocks(X.shape[0], b):
+        Kb = kernel.block(X[sl], L, validate=False)
+        Kbt = Kb.T
+        G += Kbt @ Kb
+        colsum += Kb.sum(axis=0)
+    return G, colsum
+
+
+def kernel_matmat(X, V, kernel: Kernel, Y=None, block_size=None) -> np.ndarray:
+    """K(X, Y) V without forming K(X, Y): out[b] = K(X_b, Y) V per row block.
+
+    ``Y=None`` means Y = X (the n x n Gram matrix, for exact methods and error
+    metrics). ``V`` may be 1-D (a mat-vec) or 2-D.
+    """
+    X = check_array(X, "X")
+    Y = X if Y is None else check_array(Y, "Y")
+    check_same_width(X, Y)
+    V = np.asarray(V, dtype=np.float64)
+    if V.ndim not in (1, 2) or V.shape[0] != Y.shape[0]:
+        raise ValueError(f"V must have {Y.shape[0]} rows (one per row of Y), got shape {V.shape}")
+    if not np.isfinite(V).all():
+        raise ValueError("V contains NaN or inf")
+    b = _check_block_size(block_size, Y.shape[0])
+    out = np.empty((X.shape[0],) + V.shape[1:])
+    for sl in _blocks(X.shape[0], b):
+        out[sl] = kernel.block(X[sl], Y, validate=False) @ V
+    return out

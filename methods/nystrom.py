@@ -1,0 +1,138 @@
+"""Nyström kernel PCA, NY-KPCA of seed 000 (Sec. 3.2, Proposition 3.4).
+
+Problem (8): maximise <f, C_n f> over unit-norm f in H_m = span{k(., x~_r)}.
+With a whitening W of K_mm (W^T K_mm W = I_r on its numerical range),
+
+    M = W^T K_mn K_nm W,   (1/n) M u_j = lambda_hat_{j,m} u_j,   A = W U_k,
+
+so that A^T K_mm A = I_k. The paper writes W = K_mm^{-1/2} (symmetric); any
+whitening gives the same projector, since two of them differ by an orthogonal
+factor on the right (reference/seed000.md, A2 "[derived] Any whitening works"):
+
+* ``"eigh"`` (default): K_mm = V diag(s) V^T, W = V_r diag(s_r^{-1/2}) keeping
+  s > rcond * max(s); r is ``effective_rank_``. This is the pseudo-inverse
+  square root that the paper's literal K_mm^{-1/2} becomes when K_mm is
+  numerically singular (smooth kernels, exponential decay, ALS duplicates:
+  reference item 6). The literal, unregularised inverse square root is what
+  turns the in-sample order (pitfall 5) upside down.
+* ``"cholesky"``: K_mm = R^T R, W = R^{-1}; needs K_mm numerically positive definite.
+* ``"generalized"``: eq. (20), (1/n) K_mn K_nm a = lambda K_mm a solved by
+  LAPACK's generalized symmetric eigensolver, which returns A^T K_mm A = I.
+
+K_mn K_nm is accumulated blockwise (:func:`kernels.gram_accumulate`): memory
+O(m^2 + b m), never the n x m block; time O(n m d + n m^2 + m^3).
+In-sample error by eq. (19): (1/n) tr K - sum_{j <= l} lambda_hat_{j,m}.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg as sla
+
+from kernels import Kernel, check_positive, check_random_state, gram_accumulate, kernel_matmat
+
+from .base import KPCABase
+from .landmarks import UniformLandmarks
+
+WHITENINGS = ("eigh", "cholesky", "generalized")
+
+
+class NystromKPCA(KPCABase):
+    """Nyström KPCA with a landmark strategy (an int m means uniform sampling).
+
+    Parameters
+    ----------
+    n_components : k, 1 <= k <= m.
+    kernel : kernels.Kernel.
+    landmarks : int m, or a strategy with ``select(X, kernel, rng)``
+        (:class:`UniformLandmarks`, :class:`LeverageScoreLandmarks`).
+    whitening : one of ``WHITENINGS`` (see the module docstring).
+    rcond : relative eigenvalue cut-off of K_mm for ``"eigh"``.
+    center : centre with the full-data mean: M = W^T (K_mn K_nm - s s^T / n) W
+        with s = K_mn 1_n (the column sums from the same blocked pass).
+
+    Fitted attributes, besides those of :class:`KPCABase`: ``landmark_indices_``,
+    ``effective_rank_`` (r, the rank kept by the whitening), and
+    ``all_eigenvalues_`` (the r eigenvalues of M / n).
+    """
+
+    def __init__(self, n_components: int, kernel: Kernel = Kernel(), landmarks=100,
+                 whitening: str = "eigh", rcond: float = 1e-10, center: bool = False,
+                 block_size=None, random_state=None):
+        super().__init__(n_components, kernel, center, block_size)
+        if whitening not in WHITENINGS:
+            raise ValueError(f"whitening must be one of {WHITENINGS}, got {whitening!r}")
+        self.landmarks = landmarks
+        self.whitening = whitening
+        self.rcond = rcond
+        self.random_state = random_state
+
+    def _strategy(self):
+        if hasattr(self.landmarks, "select"):
+            return self.landmarks
+        return UniformLandmarks(self.landmarks)
+
+    def fit(self, X):
+        X = self._validate_fit(X)
+        n = X.shape[0]
+        strategy = self._strategy()
+        m_asked = getattr(strategy, "m", None)
+        if m_asked is not None and check_positive(m_asked, "m", integer=True) > n:
+            raise ValueError(f"m = {m_asked} landmarks must not exceed the number of samples n = {n}")
+        if m_asked is not None and self.n_components > m_asked:
+            raise ValueError(f"n_components = {self.n_components} must not exceed m = {m_asked}")
+        idx = strategy.select(X, self.kernel, check_random_state(self.random_state))
+        L = X[idx]
+        G, colsum = gram_accumulate(X, L, self.kernel, self.block_size)
+        if self.center:
+            G -= np.outer(colsum, colsum) / n
+        Kmm = self.kernel.block(L, validate=False)
+        mu, A = self._eig(G / n, Kmm)
+        k = self.n_components
+        if k > len(mu):
+            raise ValueError(f"n_components = {k} exceeds the effective rank {len(mu)} of K_mm "
+                             f"(m = {len(idx)}, rcond = {self.rcond}); use fewer components or more landmarks")
+        self.landmark_indices_ = idx
+        self.basis_points_ = L
+        self.n_samples_ = n
+        self.all_eigenvalues_ = np.clip(mu, 0.0, None)
+        self.eigenvalues_ = self.all_eigenvalues_[:k]
+        self.coefficients_ = A[:, :k]
+        diag_mean = float(self.kernel.diag(X, validate=False).mean())
+        if self.center:
+            # (1/n) tr(HKH) = mean diag - (1/n^2) 1^T K 1: one blocked pass, O(n^2 d), O(b n) memory.
+            grand = kernel_matmat(X, np.ones(n), self.kernel, block_size=self.block_size).mean() / n
+            self.trace_ = diag_mean - float(grand)
+            self._score_offset_ = (colsum / n) @ self.coefficients_
+        else:
+            self.trace_ = diag_mean
+        return self
+
+    def _eig(self, Gn, Kmm):
+        """Eigenvalues (descending) of (1/n) M and the coefficients A = W U."""
+        if self.whitening == "generalized":
+            try:
+                mu, A = sla.eigh(Gn, Kmm)
+            except np.linalg.LinAlgError:
+                raise ValueError("K_mm is not numerically positive definite; "
+                                 "use whitening='eigh'") from None
+            self.effective_rank_ = Kmm.shape[0]
+            return mu[::-1], A[:, ::-1]
+        W = self._whitener(Kmm)
+        M = W.T @ Gn @ W
+        mu, U = np.linalg.eigh((M + M.T) / 2)
+        return mu[::-1], W @ U[:, ::-1]
+
+    def _whitener(self, Kmm):
+        if self.whitening == "cholesky":
+            try:
+                R = np.linalg.cholesky(Kmm).T
+            except np.linalg.LinAlgError:
+                raise ValueError("K_mm is not numerically positive definite; "
+                                 "use whitening='eigh'") from None
+            self.effective_rank_ = Kmm.shape[0]
+            return sla.solve_triangular(R, np.eye(R.shape[0]))
+        s, V = np.linalg.eigh(Kmm)
+        keep = s > self.rcond * s.max()
+        self.effective_rank_ = int(keep.sum())
+        return V[:, keep] / np.sqrt(s[keep])
