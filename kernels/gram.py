@@ -44,6 +44,10 @@ def gram_accumulate(X, landmarks, kernel: Kernel, block_size=None):
     space; reference/seed000.md section 6, item 10). The symmetric product uses
     BLAS SYRK (NumPy dispatches ``A.T @ A`` to it), n m^2 flops.
 
+    For the linear kernel with fewer columns than landmarks (d < m, explicit
+    feature maps) the same product is K_mn K_nm = L (X^T X) L^T and
+    K_mn 1 = L (X^T 1): O(n d^2 + m^2 d) time, O(d^2 + b d) memory, exact.
+
     Returns
     -------
     G : (m, m) ndarray, K_mn K_nm.
@@ -54,6 +58,12 @@ def gram_accumulate(X, landmarks, kernel: Kernel, block_size=None):
     check_same_width(X, L, "X", "landmarks")
     m = L.shape[0]
     b = _check_block_size(block_size, m)
+    if kernel.name == "linear" and X.shape[1] < m:
+        S = np.zeros((X.shape[1], X.shape[1]))
+        for sl in _blocks(X.shape[0], b):
+            Xb = X[sl]
+            S += Xb.T @ Xb
+        return L @ S @ L.T, L @ X.sum(axis=0)
     G = np.zeros((m, m))
     colsum = np.zeros(m)
     for sl in _blocks(X.shape[0], b):

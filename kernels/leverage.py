@@ -25,14 +25,21 @@ from .spec import Kernel
 from .validation import check_array, check_positive, check_random_state
 
 
-def exact_leverage_scores(X, kernel: Kernel, s: float) -> np.ndarray:
-    """l_i(s) = [K (K + n s I)^{-1}]_ii from an eigendecomposition of K."""
+def exact_leverage_scores(X, kernel: Kernel, s) -> np.ndarray:
+    """l_i(s) = [K (K + n s I)^{-1}]_ii from one eigendecomposition of K.
+
+    ``s`` a scalar gives shape (n,); a 1-D array of levels gives (len(s), n),
+    all from the same eigendecomposition.
+    """
     X = check_array(X, "X")
-    s = check_positive(s, "s")
+    levels = np.atleast_1d(np.asarray(s, dtype=float))
+    for v in levels:
+        check_positive(float(v), "s")
     n = X.shape[0]
     e, U = np.linalg.eigh(kernel.block(X, validate=False))
     e = np.clip(e, 0.0, None)
-    return (U**2) @ (e / (e + n * s))
+    out = (e[None, :] / (e[None, :] + n * levels[:, None])) @ (U**2).T
+    return out[0] if np.ndim(s) == 0 else out
 
 
 def approximate_leverage_scores(X, kernel: Kernel, s: float, pilot_size: int,

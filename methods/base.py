@@ -11,9 +11,12 @@ k(., x) - mu_n, mu_n = (1/n) sum_i k(., X_i).
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
-from kernels import Kernel, check_array, check_rank, check_same_width, kernel_matmat
+from kernels import (Kernel, check_array, check_positive, check_random_state, check_rank, check_same_width,
+                     kernel_matmat)
 
 
 class KPCABase:
@@ -37,8 +40,16 @@ class KPCABase:
 
     # -- helpers for fit -------------------------------------------------------
     def _validate_fit(self, X):
+        """Check X and every hyper-parameter before any work (the dense and
+        Lanczos paths alike, so a bad value never waits until ``transform``)."""
         X = check_array(X, "X")
         check_rank(self.n_components, "n_components", X.shape[0], "the number of samples n")
+        if self.block_size is not None:
+            check_positive(self.block_size, "block_size", integer=True)
+        rcond = self.rcond
+        if isinstance(rcond, bool) or not isinstance(rcond, numbers.Real) or not 0 <= rcond < 1:
+            raise ValueError(f"rcond must be a number in [0, 1), got {rcond!r}")
+        check_random_state(self.random_state)
         return X
 
     def _check_fitted(self):

@@ -50,6 +50,9 @@ class ExactKPCA(KPCABase):
         X = self._validate_fit(X)
         n, k = X.shape[0], self.n_components
         solver = self.solver if self.solver != "auto" else ("dense" if n <= DENSE_MAX_N else "lanczos")
+        if solver == "lanczos" and k >= n:
+            raise ValueError(f"solver='lanczos' needs n_components < n, got n_components = {k} and n = {n}; "
+                             f"use solver='dense'")
         diag_mean = float(self.kernel.diag(X, validate=False).mean())
         if solver == "dense":
             e, U, colmean = self._dense(X)

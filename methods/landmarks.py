@@ -69,3 +69,23 @@ class LeverageScoreLandmarks:
         if not np.isfinite(total) or total <= 0:
             raise ValueError("leverage scores sum to zero: the kernel matrix is zero at this s")
         return np.unique(rng.choice(X.shape[0], size=m, replace=True, p=scores / total))
+
+
+@dataclass(frozen=True)
+class FixedLandmarks:
+    """User-chosen landmark rows (Falkon's "fixed centers"); used for nested
+    landmark sets, where R_hat^nys must not increase as the set grows."""
+
+    indices: tuple
+
+    @property
+    def m(self) -> int:
+        return len(self.indices)
+
+    def select(self, X, kernel: Kernel, random_state=None) -> np.ndarray:
+        idx = np.unique(np.asarray(self.indices, dtype=np.int64))
+        if idx.size != len(self.indices):
+            raise ValueError("indices of FixedLandmarks must be distinct")
+        if idx.size == 0 or idx[0] < 0 or idx[-1] >= X.shape[0]:
+            raise ValueError(f"indices of FixedLandmarks must lie in [0, {X.shape[0]}) and not be empty")
+        return idx

@@ -1,0 +1,333 @@
+"""methods/: exact and Nyström KPCA, the algebraic checks of reference/seed000.md 5b.
+
+Scores: ours are phi_j(x) = k_S(x)^T A[:, j] with A = U diag(e^{-1/2}) (seed 000,
+eq. (6)). On training data that is K U e^{-1/2} = U e^{1/2}, which is exactly
+scikit-learn's KernelPCA score (alpha_j sqrt(e_j)); on new data both are
+k(x)^T u_j / sqrt(e_j). So |ours| == |sklearn| with no extra scaling, and the
+eigenvalues differ by the factor n (ours are eig(K)/n, sklearn's eig(K)).
+"""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+from sklearn.decomposition import KernelPCA
+
+from kernels import Kernel
+from methods import ExactKPCA, LeverageScoreLandmarks, NystromKPCA, UniformLandmarks
+
+
+def _data(n=60, d=4, seed=0):
+    return np.random.default_rng(seed).normal(size=(n, d))
+
+
+class Fixed:
+    """Minimal landmark strategy: a fixed index set (any object with select and m)."""
+
+    def __init__(self, idx):
+        self.idx = np.asarray(idx)
+        self.m = len(self.idx)
+
+    def select(self, X, kernel, rng):
+        return np.sort(self.idx)
+
+
+def _align_signs(A, B):
+    """Flip columns of A so that each has a non-negative inner product with B's column."""
+    s = np.sign(np.sum(A * B, axis=0))
+    s[s == 0] = 1
+    return A * s
+
+
+def _proj_gram(model, Z):
+    """Z-Gram of the projector: S S^T with S = scores of Z (sign- and rotation-invariant)."""
+    S = model.transform(Z)
+    return S @ S.T
+
+
+KERN = Kernel("gaussian", gamma=0.25)
+
+
+# -- exact KPCA ----------------------------------------------------------------
+
+@pytest.mark.parametrize("center", [False, True])
+def test_exact_dense_and_lanczos_agree(center):
+    X, Z = _data(80, 3, seed=1), _data(15, 3, seed=2)
+    d = ExactKPCA(5, KERN, center=center, solver="dense").fit(X)
+    lz = ExactKPCA(5, KERN, center=center, solver="lanczos", random_state=0, block_size=13).fit(X)
+    assert_allclose(lz.eigenvalues_, d.eigenvalues_, rtol=1e-10, atol=1e-14)
+    assert_allclose(lz.trace_, d.trace_, rtol=1e-12)
+    for data in (X, Z):
+        assert_allclose(np.abs(lz.transform(data)), np.abs(d.transform(data)), rtol=0, atol=1e-8)
+    for ell in range(1, 6):
+        assert lz.insample_error(ell) == pytest.approx(d.insample_error(ell), rel=1e-9, abs=1e-13)
+
+
+def test_exact_eigenvalues_are_eig_K_over_n_and_sorted():
+    X = _data(50, 2, seed=3)
+    m = ExactKPCA(50, KERN, solver="dense").fit(X)
+    ref = np.sort(np.clip(np.linalg.eigvalsh(KERN.block(X)), 0, None))[::-1] / 50
+    assert_allclose(m.all_eigenvalues_, ref, rtol=1e-10, atol=1e-15)
+    assert np.all(np.diff(m.eigenvalues_) <= 0)
+    assert m.trace_ == pytest.approx(1.0)  # Gaussian: (1/n) tr K = 1
+
+
+def test_exact_coefficients_orthonormal_in_rkhs():
+    X = _data(50, 3, seed=4)
+    m = ExactKPCA(6, KERN).fit(X)
+    A, K = m.coefficients_, KERN.block(X)
+    assert_allclose(A.T @ K @ A, np.eye(6), atol=1e-8)
+
+
+@pytest.mark.parametrize("gamma", [0.1, 0.5])
+def test_centered_exact_matches_sklearn_kernel_pca(gamma):
+    X, Z = _data(70, 3, seed=5), _data(20, 3, seed=6)
+    n, k = 70, 6
+    ours = ExactKPCA(k, Kernel("gaussian", gamma=gamma), center=True, solver="dense").fit(X)
+    sk = KernelPCA(n_components=k, kernel="rbf", gamma=gamma, eigen_solver="dense").fit(X)
+    assert_allclose(ours.eigenvalues_, sk.eigenvalues_ / n, rtol=1e-10)
+    # training scores: sklearn's fit_transform is alpha * sqrt(eigval), ours U sqrt(e): equal up to sign
+    assert_allclose(np.abs(ours.transform(X)), np.abs(sk.transform(X)), rtol=0, atol=1e-9)
+    S_ours, S_sk = ours.transform(Z), sk.transform(Z)
+    assert_allclose(_align_signs(S_ours, S_sk), S_sk, rtol=0, atol=1e-9)
+    # sanity: the uncentred model is genuinely different (the test can tell centring apart)
+    unc = ExactKPCA(k, Kernel("gaussian", gamma=gamma), center=False).fit(X)
+    assert not np.allclose(unc.eigenvalues_, sk.eigenvalues_ / n, rtol=1e-3)
+
+
+@pytest.mark.parametrize("center", [False, True])
+def test_exact_insample_error_eq18_direct(center):
+    # (1/n) sum_i [ ||k(.,X_i) - mu||^2 - sum_j phi_j(X_i)^2 ] with ell = k
+    X = _data(60, 3, seed=7)
+    n, k = 60, 7
+    m = ExactKPCA(k, KERN, center=center).fit(X)
+    K = KERN.block(X)
+    if center:
+        H = np.eye(n) - 1.0 / n
+        K = H @ K @ H
+    S = m.transform(X)
+    direct = np.mean(np.diag(K) - (S**2).sum(1))
+    assert m.insample_error(k) == pytest.approx(direct, rel=1e-9, abs=1e-12)
+    # eq. (18) right-hand side: sum_{i > ell} lambda_hat_i
+    lhat = np.sort(np.linalg.eigvalsh(K))[::-1] / n
+    assert m.insample_error(k) == pytest.approx(np.clip(lhat[k:], 0, None).sum(), rel=1e-8, abs=1e-12)
+
+
+# -- Nyström KPCA ----------------------------------------------------------------
+
+@pytest.mark.parametrize("whitening", ["eigh", "cholesky", "generalized"])
+def test_nystrom_all_points_equals_exact(whitening):
+    X, Z = _data(50, 4, seed=8), _data(12, 4, seed=9)
+    k = 6
+    ex = ExactKPCA(k, KERN).fit(X)
+    ny = NystromKPCA(k, KERN, landmarks=50, whitening=whitening, random_state=0).fit(X)
+    assert ny.effective_rank_ == 50
+    assert_allclose(np.sort(ny.landmark_indices_), np.arange(50))
+    assert_allclose(ny.eigenvalues_, ex.eigenvalues_, rtol=1e-8)
+    assert ny.insample_error(k) == pytest.approx(ex.insample_error(k), rel=1e-8)
+    assert_allclose(_proj_gram(ny, Z), _proj_gram(ex, Z), rtol=0, atol=1e-8)
+    assert_allclose(np.abs(ny.transform(Z)), np.abs(ex.transform(Z)), rtol=0, atol=1e-7)
+
+
+def test_centered_nystrom_all_points_equals_centered_exact():
+    X, Z = _data(50, 4, seed=10), _data(12, 4, seed=11)
+    k = 5
+    ex = ExactKPCA(k, KERN, center=True).fit(X)
+    ny = NystromKPCA(k, KERN, landmarks=50, center=True, random_state=1).fit(X)
+    assert_allclose(ny.eigenvalues_, ex.eigenvalues_, rtol=1e-8)
+    assert ny.trace_ == pytest.approx(ex.trace_, rel=1e-12)
+    assert ny.insample_error(k) == pytest.approx(ex.insample_error(k), rel=1e-8)
+    assert_allclose(_proj_gram(ny, Z), _proj_gram(ex, Z), rtol=0, atol=1e-8)
+    assert_allclose(_proj_gram(ny, X), _proj_gram(ex, X), rtol=0, atol=1e-8)
+    # and the centred model differs from the uncentred one
+    unc = NystromKPCA(k, KERN, landmarks=50, random_state=1).fit(X)
+    assert not np.allclose(unc.eigenvalues_, ny.eigenvalues_, rtol=1e-3)
+
+
+@pytest.mark.parametrize("whitening", ["eigh", "cholesky", "generalized"])
+@pytest.mark.parametrize("center", [False, True])
+def test_nystrom_coefficients_orthonormal(whitening, center):
+    X = _data(120, 3, seed=12)
+    ny = NystromKPCA(8, KERN, landmarks=25, whitening=whitening, center=center, random_state=2).fit(X)
+    A, L = ny.coefficients_, ny.basis_points_
+    assert A.shape == (25, 8)
+    assert_allclose(A.T @ KERN.block(L) @ A, np.eye(8), atol=1e-8)
+    # eq. (20): (1/n) K_mn (H) K_nm a = lambda K_mm a
+    Knm = KERN.block(X, L)
+    if center:
+        Knm = Knm - Knm.mean(0)
+    lhs = Knm.T @ Knm @ A / 120
+    rhs = KERN.block(L) @ A * ny.eigenvalues_
+    assert_allclose(lhs, rhs, rtol=0, atol=1e-8)
+
+
+def test_nystrom_eigenvalues_equal_those_of_nystrom_approximation():
+    # reference 5b item 1: lambda(M)/n == nonzero lambda(K_tilde)/n
+    X = _data(100, 3, seed=13)
+    ny = NystromKPCA(10, KERN, landmarks=20, random_state=3).fit(X)
+    L = ny.basis_points_
+    Knm = KERN.block(X, L)
+    Kt = Knm @ np.linalg.pinv(KERN.block(L), rcond=1e-12, hermitian=True) @ Knm.T
+    ref = np.sort(np.linalg.eigvalsh(Kt))[::-1][:20] / 100
+    assert_allclose(ny.all_eigenvalues_, ref, rtol=1e-7, atol=1e-12)
+
+
+def test_whitenings_agree():
+    X, Z = _data(150, 3, seed=14), _data(10, 3, seed=15)
+    models = {w: NystromKPCA(6, KERN, landmarks=30, whitening=w, random_state=4).fit(X)
+              for w in ("eigh", "cholesky", "generalized")}
+    base = models["eigh"]
+    for w, mdl in models.items():
+        assert_allclose(mdl.landmark_indices_, base.landmark_indices_)
+        assert_allclose(mdl.eigenvalues_, base.eigenvalues_, rtol=1e-8)
+        assert_allclose(mdl.all_eigenvalues_, base.all_eigenvalues_, rtol=1e-6, atol=1e-12)
+        assert_allclose(_proj_gram(mdl, Z), _proj_gram(base, Z), rtol=0, atol=1e-8)
+        S, S0 = mdl.transform(Z), base.transform(Z)
+        assert_allclose(_align_signs(S, S0), S0, rtol=0, atol=1e-7)
+
+
+@pytest.mark.parametrize("center", [False, True])
+@pytest.mark.parametrize("whitening", ["eigh", "cholesky"])
+def test_nystrom_insample_error_eq19_direct(center, whitening):
+    X = _data(100, 3, seed=16)
+    n, k = 100, 8
+    ny = NystromKPCA(k, KERN, landmarks=20, center=center, whitening=whitening, random_state=5).fit(X)
+    K = KERN.block(X)
+    if center:
+        H = np.eye(n) - 1.0 / n
+        K = H @ K @ H
+    S = ny.transform(X)
+    direct = np.mean(np.diag(K) - (S**2).sum(1))
+    assert ny.insample_error(k) == pytest.approx(direct, rel=1e-9, abs=1e-12)
+    # middle form of eq. (19): (1/n) tr K - (1/n) sum_j u_j^T M u_j = trace - sum_j lambda_j
+    assert ny.trace_ == pytest.approx(np.trace(K) / n, rel=1e-12)
+
+
+def test_insample_order_nystrom_vs_exact():
+    # reference 5b item 7: R_nys(l) >= R_exact(l) for l <= m, gap <= (1/n) tr(K - K_tilde),
+    # both non-increasing in l.
+    X = _data(120, 3, seed=17)
+    n, m = 120, 15
+    ex = ExactKPCA(m, KERN).fit(X)
+    ny = NystromKPCA(m, KERN, landmarks=m, random_state=6).fit(X)
+    K = KERN.block(X)
+    Knm = KERN.block(X, ny.basis_points_)
+    Kt = Knm @ np.linalg.pinv(KERN.block(ny.basis_points_), rcond=1e-12, hermitian=True) @ Knm.T
+    gap_bound = np.trace(K - Kt) / n
+    assert gap_bound > 1e-3  # the bound is not trivially satisfied by a zero gap
+    r_ny = np.array([ny.insample_error(l) for l in range(1, m + 1)])
+    r_ex = np.array([ex.insample_error(l) for l in range(1, m + 1)])
+    assert np.all(r_ny >= r_ex - 1e-12)
+    assert np.all(r_ny - r_ex <= gap_bound + 1e-12)
+    assert np.all(np.diff(r_ny) <= 1e-14) and np.all(np.diff(r_ex) <= 1e-14)
+    assert np.all(r_ny > 0) and np.all(r_ex > 0)
+    # at l = m, Nyström has explained exactly tr(K_tilde)/n: R_nys(m) == (1/n) tr(K - K_tilde)
+    assert r_ny[-1] == pytest.approx(gap_bound, rel=1e-7)
+
+
+def test_insample_nonincreasing_in_m_for_nested_landmarks():
+    X = _data(150, 3, seed=18)
+    perm = np.random.default_rng(0).permutation(150)
+    ell = 4
+    errs = []
+    for m in (4, 6, 10, 20, 40, 80):
+        ny = NystromKPCA(ell, KERN, landmarks=Fixed(perm[:m])).fit(X)
+        assert_allclose(ny.landmark_indices_, np.sort(perm[:m]))
+        errs.append(ny.insample_error(ell))
+    errs = np.array(errs)
+    assert np.all(np.diff(errs) <= 1e-12), errs
+    assert errs[0] - errs[-1] > 1e-3  # strictly better with many more landmarks
+    assert errs[-1] >= ExactKPCA(ell, KERN).fit(X).insample_error(ell) - 1e-12
+
+
+@pytest.mark.parametrize("landmarks", [25, UniformLandmarks(25), LeverageScoreLandmarks(25, s=1e-3)])
+def test_nystrom_determinism(landmarks):
+    X = _data(100, 3, seed=19)
+    a = NystromKPCA(5, KERN, landmarks=landmarks, random_state=7).fit(X)
+    b = NystromKPCA(5, KERN, landmarks=landmarks, random_state=7).fit(X)
+    c = NystromKPCA(5, KERN, landmarks=landmarks, random_state=8).fit(X)
+    assert np.array_equal(a.landmark_indices_, b.landmark_indices_)
+    assert np.array_equal(a.eigenvalues_, b.eigenvalues_)
+    assert np.array_equal(a.coefficients_, b.coefficients_)
+    assert np.array_equal(a.transform(X), b.transform(X))
+    assert not np.array_equal(a.landmark_indices_, c.landmark_indices_)
+    # a Generator with the same seed is equivalent to the int seed
+    g = NystromKPCA(5, KERN, landmarks=landmarks, random_state=np.random.default_rng(7)).fit(X)
+    assert np.array_equal(a.landmark_indices_, g.landmark_indices_)
+
+
+def test_nystrom_block_size_does_not_change_result():
+    X = _data(90, 3, seed=20)
+    a = NystromKPCA(5, KERN, landmarks=20, random_state=9, block_size=7).fit(X)
+    b = NystromKPCA(5, KERN, landmarks=20, random_state=9).fit(X)
+    assert_allclose(a.eigenvalues_, b.eigenvalues_, rtol=1e-12)
+    assert_allclose(_proj_gram(a, X), _proj_gram(b, X), rtol=0, atol=1e-10)
+
+
+def test_exact_lanczos_determinism():
+    X = _data(60, 3, seed=21)
+    a = ExactKPCA(4, KERN, solver="lanczos", random_state=3).fit(X)
+    b = ExactKPCA(4, KERN, solver="lanczos", random_state=3).fit(X)
+    assert np.array_equal(a.coefficients_, b.coefficients_)
+    assert np.array_equal(a.eigenvalues_, b.eigenvalues_)
+
+
+# -- landmark strategies --------------------------------------------------------
+
+@pytest.mark.parametrize("strategy", [UniformLandmarks(30), LeverageScoreLandmarks(30, s=1e-3),
+                                      LeverageScoreLandmarks(30, s=1e-2, exact=True),
+                                      LeverageScoreLandmarks(30, s=1e-2, pilot_size=50)])
+def test_landmark_indices_sorted_distinct_at_most_m(strategy):
+    X = _data(80, 2, seed=22)
+    for seed in range(3):
+        idx = strategy.select(X, KERN, np.random.default_rng(seed))
+        assert idx.ndim == 1 and np.issubdtype(idx.dtype, np.integer)
+        assert 1 <= len(idx) <= 30
+        assert np.all(np.diff(idx) > 0)
+        assert idx.min() >= 0 and idx.max() < 80
+    if isinstance(strategy, UniformLandmarks):
+        assert len(idx) == 30
+
+
+def _planted():
+    """200 points in a tight cluster plus 5 far outliers: each outlier's kernel column is
+    ~ e_i, so its ridge leverage score is ~ 1 / (1 + n s), far above the cluster's."""
+    rng = np.random.default_rng(0)
+    cluster = rng.normal(scale=0.05, size=(200, 2))
+    outliers = np.array([[10.0, 0], [-10, 0], [0, 10], [0, -10], [10, 10]])
+    X = np.vstack([cluster, outliers])
+    return X, np.arange(200, 205)
+
+
+def test_leverage_landmarks_prefer_high_leverage_points():
+    X, out = _planted()
+    kern = Kernel(gamma=1.0)
+    s = 1e-3
+    scores = exact_scores = LeverageScoreLandmarks(10, s=s, exact=True).scores(X, kern)
+    assert exact_scores[out].min() > 10 * exact_scores[:200].max()
+    lev = LeverageScoreLandmarks(10, s=s, exact=True)
+    uni = UniformLandmarks(10)
+    hits_lev = hits_uni = 0
+    for seed in range(30):
+        hits_lev += np.isin(out, lev.select(X, kern, np.random.default_rng(seed))).sum()
+        hits_uni += np.isin(out, uni.select(X, kern, np.random.default_rng(seed))).sum()
+    # 30 selections x 5 outliers = 150 chances. Uniform: P(outlier in set) = 1-(1-1/205)^10
+    # = 0.048, expected 7 hits. Leverage (computed): l(outlier) = 0.830, cluster total 2.72,
+    # so p(outlier) = 0.1208 per draw and P(in set) = 1-(1-0.1208)^10 = 0.724: expected
+    # 108.6 hits, sd ~5.5 (110 observed). The window also catches a wrong p (e.g. ~ l^2).
+    p_out = exact_scores[out] / exact_scores.sum()
+    expected = 150 * (1 - (1 - p_out[0]) ** 10)
+    assert expected == pytest.approx(108.6, abs=0.5)
+    assert abs(hits_lev - expected) <= 25, (hits_lev, expected)
+    assert hits_uni <= 25, hits_uni
+    # the approximate scores with the full pilot are the exact ones
+    approx = LeverageScoreLandmarks(10, s=s, pilot_size=205).scores(X, kern, 0)
+    assert_allclose(approx, scores, rtol=1e-6, atol=1e-10)
+
+
+def test_nystrom_with_leverage_landmarks_fits():
+    X, _ = _planted()
+    ny = NystromKPCA(3, Kernel(gamma=1.0), landmarks=LeverageScoreLandmarks(10, s=1e-3, exact=True),
+                     random_state=0).fit(X)
+    assert len(ny.landmark_indices_) <= 10
+    A, L = ny.coefficients_, ny.basis_points_
+    assert_allclose(A.T @ Kernel(gamma=1.0).block(L) @ A, np.eye(3), atol=1e-8)
