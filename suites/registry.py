@@ -4,8 +4,10 @@ tests, the asv ``track_`` benchmarks and the report.
 A claim is data (id, source, statement, prediction, tolerance, sizes per profile)
 plus three functions:
 
-``cells(profile) -> list[Cell]``
-    the sweep: one cell per (method, n, seed, params);
+``cells(profile, options) -> list[Cell]``
+    the sweep: one cell per (method, n, seed, params); ``options`` carries
+    user choices from the CLI (e.g. ``{"data": "mnist.npz"}``) and is ``{}`` by
+    default;
 ``run_cell(cell) -> dict[str, float]``
     the experiment for one cell, a module-level function so that a process pool
     can pickle it; it must depend on the cell alone (its seed included);
@@ -119,7 +121,7 @@ class Claim:
     statement: str
     prediction: str
     tolerance: str
-    cells: Callable[[str], list]
+    cells: Callable[[str, dict], list]
     run_cell: Callable[[Cell], dict]
     judge: Callable[[list, str], Verdict]
     figure: Optional[Callable] = None  # figure(results, verdict, outdir) -> list[Path]

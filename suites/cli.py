@@ -1,0 +1,376 @@
+"""``kpca-suite``: list the claims, run them, rewrite the report, redraw plots,
+run the performance benchmarks.
+
+Exit status: 0 when every selected claim holds (``inconclusive`` also exits 0,
+with a note); 1 when a claim fails, a cell raised or a judge raised; 2 for
+usage errors (unknown claim, bad ``--jobs``, missing ``--data`` file, a results
+store that is corrupt or not ours, Dask not installed). Usage errors print one
+line to stderr, no traceback, and never touch an existing store.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import textwrap
+import traceback
+from pathlib import Path
+
+from . import registry
+from .registry import PROFILES, Verdict
+
+STORE_NAME = "results.sqlite"
+
+
+class UsageError(Exception):
+    """A problem with the command line or its inputs: one line, exit 2."""
+
+
+# ---------------------------------------------------------------------- helpers
+
+def _err(msg: str) -> None:
+    print(f"kpca-suite: error: {msg}", file=sys.stderr)
+
+
+def _warn(msg: str) -> None:
+    print(f"kpca-suite: warning: {msg}", file=sys.stderr)
+
+
+def _select(names):
+    try:
+        return registry.select(names or None)
+    except KeyError as e:
+        raise UsageError(e.args[0] if e.args else str(e)) from None
+    except ImportError as e:
+        raise UsageError(f"cannot load the claim modules: {type(e).__name__}: {e}") from None
+
+
+def _open_store(outdir: Path, create: bool):
+    from .store import ResultStore, StoreError
+    try:
+        return ResultStore(Path(outdir) / STORE_NAME, create=create)
+    except StoreError as e:
+        raise UsageError(str(e)) from None
+
+
+def _positive_jobs(jobs):
+    if jobs is not None and jobs < 1:
+        raise UsageError(f"--jobs must be a positive integer, got {jobs}")
+
+
+def _verdict_line(v: Verdict) -> str:
+    return f"{v.status.upper():<13} {v.claim}: {v.summary}"
+
+
+def _judge_all(claims, store, profile, options):
+    """Verdicts, results per claim, and judge errors (a judge that raises
+    gives an inconclusive verdict and an error)."""
+    from .runner import claim_results, judge
+    verdicts, results, errors = [], {}, []
+    for claim in claims:
+        try:
+            results[claim.id] = claim_results(claim, store, profile, options)
+            v = judge(claim, store, profile, options)
+        except Exception as e:  # noqa: BLE001 - reported, exit 1
+            msg = f"{claim.id}: judge raised {type(e).__name__}: {e}"
+            errors.append((msg, traceback.format_exc()))
+            v = Verdict(claim.id, "inconclusive", f"judge raised {type(e).__name__}: {e}")
+        verdicts.append(v)
+    return verdicts, results, errors
+
+
+def _plot_all(claims, verdicts, results, plotdir):
+    from .plots import plot_claim
+    by_id = {c.id: c for c in claims}
+    paths, errors = {}, []
+    for v in verdicts:
+        p, errs = plot_claim(by_id[v.claim], v, results.get(v.claim, []), plotdir)
+        paths[v.claim] = p
+        errors += errs
+    for e in errors:
+        _warn(e)
+    return paths, errors
+
+
+def _provenance(store, claims):
+    from .machine import git_commit, machine, versions
+    commits = sorted({r["git_commit"] for c in claims for r in store.records(c.id)})
+    return machine(), versions(), commits or [git_commit()]
+
+
+def _write_report(out, claims, verdicts, results, plot_paths, profile, store,
+                  elapsed=None, errors=()):
+    from .report import write_report
+    mach, vers, commits = _provenance(store, claims)
+    wall = sum(r.wall_time for rs in results.values() for r in rs if math.isfinite(r.wall_time))
+    return write_report(verdicts, plot_paths, out, profile, mach, vers, commit=commits,
+                        wall_time=wall, elapsed=elapsed, errors=list(errors),
+                        cells={k: len(v) for k, v in results.items()})
+
+
+def _finish(verdicts, failed_cells: bool) -> int:
+    for v in verdicts:
+        print(_verdict_line(v))
+    inconclusive = [v.claim for v in verdicts if v.status == "inconclusive"]
+    if inconclusive:
+        print(f"note: {len(inconclusive)} claim(s) inconclusive ({', '.join(inconclusive)}): the "
+              "measurement could not decide (e.g. the slope CI straddles the tolerance band). "
+              "This does not fail the run (exit 0 unless something else failed); a larger "
+              "profile (--profile full) may decide.")
+    if any(v.status == "fails" for v in verdicts) or failed_cells:
+        return 1
+    return 0
+
+
+def _make_executor(args):
+    """(executor or None, close callback) for --scheduler / --cluster."""
+    if not (args.scheduler or args.cluster):
+        return None, lambda: None
+    try:
+        import distributed
+    except ImportError:
+        raise UsageError("--scheduler/--cluster need Dask distributed, which is not installed: "
+                         "pip install 'kpca-suite[dask]'") from None
+    try:
+        if args.scheduler:
+            client = distributed.Client(args.scheduler)
+            cluster = None
+        else:
+            cluster = distributed.LocalCluster(n_workers=args.jobs or os.cpu_count() or 1,
+                                               threads_per_worker=1, processes=True)
+            client = distributed.Client(cluster)
+    except Exception as e:  # noqa: BLE001 - connection refused, timeout, ...
+        where = args.scheduler or "a local cluster"
+        raise UsageError(f"cannot start Dask on {where}: {type(e).__name__}: {e}") from None
+
+    def close():
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    return client.get_executor(), close
+
+
+# ---------------------------------------------------------------------- commands
+
+def cmd_list(args) -> int:
+    claims = _select(args.names)
+    if not claims:
+        print("no claims registered")
+        return 0
+    width = max(len(c.id) for c in claims)
+    wrap = textwrap.TextWrapper(width=100, initial_indent=" " * 4, subsequent_indent=" " * 17)
+    print(f"{'claim':<{width}}  source")
+    print(f"{'-' * width}  {'-' * 40}")
+    for c in claims:
+        print(f"{c.id:<{width}}  {c.source}")
+        print(wrap.fill(f"prediction:  {c.prediction}"))
+        print(wrap.fill(f"tolerance:   {c.tolerance}"))
+        if c.sizes:
+            print(wrap.fill("sizes:       " + "; ".join(f"{k}: {v}" for k, v in c.sizes.items())))
+    print(f"\n{len(claims)} claim(s). Run one with `kpca-suite run CLAIM` "
+          "(or a paper name, e.g. `kpca-suite run sterge20`).")
+    return 0
+
+
+def cmd_run(args) -> int:
+    from .runner import run_sweep
+    _positive_jobs(args.jobs)
+    options = {}
+    if args.data is not None:
+        data = Path(args.data)
+        if not data.exists():
+            raise UsageError(f"--data {data}: no such file")
+        options["data"] = str(data.resolve())
+    claims = _select(args.names)
+    if not claims:
+        raise UsageError("no claims registered")
+    out = Path(args.out)
+    store = _open_store(out, create=True)
+    try:
+        executor, close = _make_executor(args)
+        try:
+            print(f"kpca-suite: {len(claims)} claim(s), profile {args.profile}, store {store.path}",
+                  file=sys.stderr)
+            try:
+                sweep = run_sweep(claims, args.profile, store, options=options, executor=executor,
+                                  jobs=args.jobs, progress=not args.no_progress)
+            except KeyboardInterrupt:
+                _err(f"interrupted; finished cells are kept in {store.path} and a rerun resumes")
+                return 130
+        finally:
+            close()
+        store.set_meta("profile", args.profile)
+        store.set_meta("options", json.dumps(options))
+        if sweep.skipped:
+            print(f"kpca-suite: resumed: {sweep.skipped} cell(s) already in the store, "
+                  f"{sweep.executed} run now", file=sys.stderr)
+
+        errors = []
+        if sweep.errors:
+            log = out / "errors.log"
+            with open(log, "w", encoding="utf-8") as fh:
+                for e in sweep.errors:
+                    fh.write(f"== {e.claim} cell {e.cell.key()}\n{e.traceback}\n")
+            _err(f"{len(sweep.errors)} cell(s) raised; nothing was recorded for them "
+                 f"(tracebacks in {log}):")
+            for e in sweep.errors[:20]:
+                print(f"  {e.claim}  cell {e.cell.key()}: {e.error}", file=sys.stderr)
+            if len(sweep.errors) > 20:
+                print(f"  ... and {len(sweep.errors) - 20} more", file=sys.stderr)
+            errors += [str(e) for e in sweep.errors]
+
+        verdicts, results, jerrs = _judge_all(claims, store, args.profile, options)
+        for msg, tb in jerrs:
+            _err(msg)
+        errors += [m for m, _ in jerrs]
+        plot_paths, perrs = _plot_all(claims, verdicts, results, out / "plots")
+        md, html_ = _write_report(out, claims, verdicts, results, plot_paths, args.profile, store,
+                                  elapsed=sweep.elapsed, errors=errors + perrs)
+        code = _finish(verdicts, bool(sweep.errors or jerrs))
+        print(f"report: {md} and {html_}")
+        return code
+    finally:
+        store.close()
+
+
+def _stored_claims(store, names):
+    """Registered claims with results in the store (restricted to ``names``)."""
+    stored = set(store.claims())
+    if names:
+        claims = _select(names)
+    else:
+        claims = [c for c in _select(None) if c.id in stored]
+        unknown = sorted(stored - {c.id for c in claims})
+        if unknown:
+            _warn(f"the store has results of unregistered claims, skipped: {', '.join(unknown)}")
+    return claims
+
+
+def _stored_profile(store, args):
+    profile = args.profile or store.get_meta("profile") or "quick"
+    try:
+        options = json.loads(store.get_meta("options") or "{}")
+    except ValueError:
+        options = {}
+    return profile, options
+
+
+def cmd_report(args) -> int:
+    out = Path(args.out)
+    store = _open_store(out, create=False)
+    try:
+        claims = _stored_claims(store, args.names)
+        if not claims:
+            raise UsageError(f"no results of registered claims in {store.path}; run `kpca-suite run` first")
+        profile, options = _stored_profile(store, args)
+        verdicts, results, jerrs = _judge_all(claims, store, profile, options)
+        for msg, _ in jerrs:
+            _err(msg)
+        plot_paths, perrs = _plot_all(claims, verdicts, results, out / "plots")
+        md, html_ = _write_report(out, claims, verdicts, results, plot_paths, profile, store,
+                                  errors=[m for m, _ in jerrs] + perrs)
+        code = _finish(verdicts, bool(jerrs))
+        print(f"report: {md} and {html_}")
+        return code
+    finally:
+        store.close()
+
+
+def cmd_plot(args) -> int:
+    out = Path(args.out)
+    store = _open_store(out, create=False)
+    try:
+        claims = _stored_claims(store, args.names)
+        if not claims:
+            raise UsageError(f"no results of registered claims in {store.path}; run `kpca-suite run` first")
+        profile, options = _stored_profile(store, args)
+        verdicts, results, jerrs = _judge_all(claims, store, profile, options)
+        for msg, _ in jerrs:
+            _err(msg)
+        plot_paths, perrs = _plot_all(claims, verdicts, results, out / "plots")
+        for cid, ps in plot_paths.items():
+            for p in ps:
+                print(p)
+        return 1 if jerrs or perrs else 0
+    finally:
+        store.close()
+
+
+# ---------------------------------------------------------------------- parser
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="kpca-suite",
+        description="Benchmark and theory-validation suite for kernel PCA: every claim has an "
+                    "experiment, a prediction, a tolerance and a verdict (holds / fails / "
+                    "inconclusive).",
+        epilog="Exit status: 0 all selected claims hold (inconclusive: 0 with a note), "
+               "1 a claim fails or a cell raised, 2 usage error.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("list", help="list the registered claims",
+                       description="List the registered claims: id, source, prediction, tolerance.")
+    p.add_argument("names", nargs="*", metavar="CLAIM-or-PAPER", help="restrict to these claims or papers")
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("run", help="run claims, judge them, write plots and the report",
+                       description="Run the sweeps of the selected claims (all by default), resuming "
+                                   "from DIR/results.sqlite, judge each claim, and write DIR/plots/, "
+                                   "DIR/report.md and DIR/report.html.")
+    p.add_argument("names", nargs="*", metavar="CLAIM-or-PAPER",
+                   help="claim ids or paper names (e.g. sterge20); default: every claim")
+    p.add_argument("--profile", choices=PROFILES, default="quick",
+                   help="sweep sizes: ci (seconds), quick (minutes, default), full (paper scale)")
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                   help="worker processes (default: all CPUs; 1 runs serially in this process)")
+    p.add_argument("--out", default="results", metavar="DIR", help="results directory (default: results)")
+    p.add_argument("--data", default=None, metavar="PATH",
+                   help="a data file for claims that accept one (e.g. MNIST .npz)")
+    p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--scheduler", metavar="ADDRESS", help="run the cells on a Dask distributed scheduler")
+    g.add_argument("--cluster", choices=["local"], help="run the cells on a local Dask cluster")
+    p.set_defaults(func=cmd_run)
+
+    for name, func, helptext in (
+            ("report", cmd_report, "re-judge the stored results and rewrite the report (runs nothing)"),
+            ("plot", cmd_plot, "redraw the plots from the stored results (runs nothing)")):
+        p = sub.add_parser(name, help=helptext, description=helptext[0].upper() + helptext[1:] + ".")
+        p.add_argument("names", nargs="*", metavar="CLAIM-or-PAPER",
+                       help="restrict to these claims (default: every claim in the store)")
+        p.add_argument("--out", default="results", metavar="DIR", help="results directory (default: results)")
+        p.add_argument("--profile", choices=PROFILES, default=None,
+                       help="judge the cells of this profile (default: the profile of the last run)")
+        p.set_defaults(func=func)
+
+    try:
+        from .bench import add_bench_parser
+    except Exception:  # noqa: BLE001 - bench is optional for the other commands
+        pass
+    else:
+        add_bench_parser(sub)
+    return parser
+
+
+def main(argv=None) -> int:
+    """Entry point of the ``kpca-suite`` console script; returns the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # argparse: --help (0) or a usage error (2)
+        return int(e.code or 0) if not isinstance(e.code, str) else 2
+    try:
+        return int(args.func(args) or 0)
+    except UsageError as e:
+        _err(str(e))
+        return 2
+    except BrokenPipeError:  # e.g. `kpca-suite list | head`
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

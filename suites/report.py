@@ -1,0 +1,229 @@
+"""The report: one Markdown page and one HTML page (hand-written template, no
+dependency) with the verdict table, the measured-versus-predicted numbers and
+slopes, the plots, and where the numbers came from (machine, versions, commit,
+profile, time, total wall time of the cells)."""
+
+from __future__ import annotations
+
+import html
+import math
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Optional
+
+from .plots import fit_label, safe_name
+
+STATUS_MARK = {"holds": "✅ holds", "fails": "❌ fails", "inconclusive": "⚠️ inconclusive"}
+
+
+def _num(v) -> str:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        try:
+            import numpy as np
+            if isinstance(v, np.generic):
+                v = v.item()
+            else:
+                return str(v)
+        except ImportError:  # pragma: no cover
+            return str(v)
+        if not isinstance(v, (int, float)):
+            return str(v)
+    if isinstance(v, int):
+        return str(v)
+    if not math.isfinite(v):
+        return str(v)
+    return f"{v:.4g}"
+
+
+def _pairs(measured: dict, predicted: dict) -> list:
+    """``name: measured vs predicted`` strings over the union of keys."""
+    out = []
+    for k in list(measured) + [k for k in predicted if k not in measured]:
+        m = _num(measured[k]) if k in measured else "–"
+        if k in predicted:
+            out.append(f"{k}: {m} vs {_num(predicted[k])}")
+        else:
+            out.append(f"{k}: {m}")
+    return out
+
+
+def _plots_by_claim(verdicts, plot_paths) -> dict:
+    if isinstance(plot_paths, dict):
+        return {k: [Path(p) for p in v] for k, v in plot_paths.items()}
+    out = {v.claim: [] for v in verdicts}
+    for p in plot_paths or []:
+        p = Path(p)
+        for v in sorted(verdicts, key=lambda v: -len(v.claim)):
+            if p.name.startswith(safe_name(v.claim)):
+                out[v.claim].append(p)
+                break
+    return out
+
+
+def _rel(p: Path, outdir: Path) -> str:
+    try:
+        return Path(os.path.relpath(Path(p).resolve(), Path(outdir).resolve())).as_posix()
+    except ValueError:
+        return Path(p).resolve().as_posix()
+
+
+def _hms(s) -> str:
+    if s is None or not math.isfinite(s):
+        return "unknown"
+    s = float(s)
+    if s < 60:
+        return f"{s:.1f} s"
+    s = int(round(s))
+    return f"{s // 3600}h {s // 60 % 60:02d}m {s % 60:02d}s"
+
+
+def _counts(verdicts) -> str:
+    c = {s: sum(v.status == s for v in verdicts) for s in STATUS_MARK}
+    return ", ".join(f"{n} {s}" for s, n in c.items() if n) or "no claims"
+
+
+def write_report(verdicts, plot_paths, outdir, profile: str, machine_info: dict, versions: dict,
+                 commit: Optional[str] = None, wall_time: Optional[float] = None,
+                 elapsed: Optional[float] = None, errors=None, created: Optional[str] = None,
+                 cells: Optional[dict] = None) -> tuple:
+    """Write ``outdir/report.md`` and ``outdir/report.html``.
+
+    Parameters
+    ----------
+    verdicts : list of Verdict
+    plot_paths : dict claim id -> list of paths, or a flat list of paths
+        (matched to claims by file name); PNGs are shown, other files linked.
+    outdir : directory of the report (paths in it are relative to it)
+    profile : the sweep profile
+    machine_info, versions : from :mod:`suites.machine`
+    commit : git commit(s) of the code (str, or list when the stored cells
+        came from several)
+    wall_time : total wall time of the judged cells (s)
+    elapsed : wall-clock time of the run (s), when the report follows a run
+    errors : list of strings (cells or plots that failed)
+    cells : claim id -> number of finished cells
+
+    Returns
+    -------
+    (Path, Path) : the Markdown and HTML files.
+    """
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    verdicts = list(verdicts)
+    created = created or datetime.now(timezone.utc).isoformat(timespec="seconds")
+    plots = _plots_by_claim(verdicts, plot_paths)
+    commits = [commit] if isinstance(commit, str) or commit is None else list(commit)
+    commits = [c for c in commits if c] or ["unknown"]
+    errors = list(errors or [])
+    cells = cells or {}
+
+    prov = [
+        ("profile", profile),
+        ("created (UTC)", created),
+        ("commit", ", ".join(commits)),
+        ("total wall time of the cells", _hms(wall_time)),
+    ]
+    if elapsed is not None:
+        prov.append(("elapsed (this run)", _hms(elapsed)))
+    prov += [(f"machine: {k}", str(v)) for k, v in machine_info.items() if k != "memory_bytes"]
+    prov += [(f"version: {k}", str(v)) for k, v in versions.items()]
+
+    # ---------------- Markdown ----------------
+    md = ["# kpca-suite report", "",
+          f"Profile **{profile}**, {created}, commit `{', '.join(commits)}`. "
+          f"Verdicts: {_counts(verdicts)}.", "",
+          "| claim | status | summary | measured vs predicted | slopes [95% CI] vs band |",
+          "|---|---|---|---|---|"]
+
+    def cell_md(text):
+        return str(text).replace("|", "\\|").replace("\n", " ")
+
+    for v in verdicts:
+        fits = "<br>".join(cell_md(fit_label(f)) for f in v.fits) or "–"
+        mp = "<br>".join(cell_md(s) for s in _pairs(v.measured, v.predicted)) or "–"
+        md.append(f"| `{v.claim}` | {STATUS_MARK.get(v.status, v.status)} | {cell_md(v.summary)} | {mp} | {fits} |")
+    md += ["", "Statuses: **holds** — the measurement agrees with the prediction within the "
+           "tolerance; **fails** — it contradicts it; **inconclusive** — the measurement "
+           "cannot decide (e.g. the slope CI straddles the tolerance band).", ""]
+    if errors:
+        md += ["## Errors", ""] + [f"- {cell_md(e)}" for e in errors] + [""]
+    md += ["## Plots", ""]
+    for v in verdicts:
+        ps = plots.get(v.claim, [])
+        md.append(f"### `{v.claim}` — {v.status}")
+        md.append("")
+        md.append(f"{v.summary}" + (f" ({cells[v.claim]} cells)" if v.claim in cells else ""))
+        md.append("")
+        for p in ps:
+            rel = _rel(p, outdir)
+            if p.suffix.lower() == ".png":
+                md.append(f"![{v.claim}]({rel})")
+            else:
+                md.append(f"[{p.name}]({rel})")
+            md.append("")
+        if not ps:
+            md += ["(no plot)", ""]
+    md += ["## Provenance", "", "| | |", "|---|---|"]
+    md += [f"| {cell_md(k)} | {cell_md(val)} |" for k, val in prov]
+    md_path = outdir / "report.md"
+    md_path.write_text("\n".join(md) + "\n", encoding="utf-8")
+
+    # ---------------- HTML ----------------
+    e = html.escape
+    rows = []
+    for v in verdicts:
+        fits = "<br>".join(e(fit_label(f)) for f in v.fits) or "–"
+        mp = "<br>".join(e(s) for s in _pairs(v.measured, v.predicted)) or "–"
+        rows.append(f'<tr><td><a href="#{e(safe_name(v.claim))}"><code>{e(v.claim)}</code></a></td>'
+                    f'<td class="{e(v.status)}">{e(v.status)}</td><td>{e(v.summary)}</td>'
+                    f"<td>{mp}</td><td>{fits}</td></tr>")
+    sections = []
+    for v in verdicts:
+        imgs = []
+        for p in plots.get(v.claim, []):
+            rel = e(_rel(p, outdir))
+            if p.suffix.lower() == ".png":
+                imgs.append(f'<a href="{rel}"><img src="{rel}" alt="{e(v.claim)}"></a>')
+            else:
+                imgs.append(f'<a href="{rel}">{e(p.name)}</a>')
+        n = f" ({cells[v.claim]} cells)" if v.claim in cells else ""
+        sections.append(f'<section id="{e(safe_name(v.claim))}"><h3><code>{e(v.claim)}</code> — '
+                        f'<span class="{e(v.status)}">{e(v.status)}</span></h3>'
+                        f"<p>{e(v.summary)}{e(n)}</p>{''.join(imgs) or '<p>(no plot)</p>'}</section>")
+    err_html = ("<h2>Errors</h2><ul>" + "".join(f"<li><code>{e(x)}</code></li>" for x in errors) + "</ul>"
+                if errors else "")
+    prov_html = "".join(f"<tr><th>{e(k)}</th><td>{e(val)}</td></tr>" for k, val in prov)
+    page = f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>kpca-suite report ({e(profile)})</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 2em auto; max-width: 75em; padding: 0 1em; }}
+table {{ border-collapse: collapse; margin: 1em 0; }}
+th, td {{ border: 1px solid #d0d7de; padding: .35em .6em; text-align: left; vertical-align: top; }}
+th {{ background: #f6f8fa; }}
+td.holds, span.holds {{ color: #1a7f37; font-weight: bold; }}
+td.fails, span.fails {{ color: #cf222e; font-weight: bold; }}
+td.inconclusive, span.inconclusive {{ color: #9a6700; font-weight: bold; }}
+td.holds {{ background: #dafbe1; }} td.fails {{ background: #ffebe9; }} td.inconclusive {{ background: #fff8c5; }}
+img {{ max-width: 100%; border: 1px solid #eee; }}
+</style></head><body>
+<h1>kpca-suite report</h1>
+<p>Profile <b>{e(profile)}</b>, {e(created)}, commit <code>{e(', '.join(commits))}</code>.
+Verdicts: {e(_counts(verdicts))}.</p>
+<table><tr><th>claim</th><th>status</th><th>summary</th><th>measured vs predicted</th>
+<th>slopes [95% CI] vs band</th></tr>
+{chr(10).join(rows)}
+</table>
+<p><b>holds</b>: the measurement agrees with the prediction within the tolerance;
+<b>fails</b>: it contradicts it; <b>inconclusive</b>: the measurement cannot decide
+(e.g. the slope CI straddles the tolerance band).</p>
+{err_html}
+<h2>Plots</h2>
+{chr(10).join(sections)}
+<h2>Provenance</h2>
+<table>{prov_html}</table>
+</body></html>
+"""
+    html_path = outdir / "report.html"
+    html_path.write_text(page, encoding="utf-8")
+    return md_path, html_path

@@ -1,0 +1,302 @@
+"""The sweep runner: build every cell of the selected claims, skip the cells the
+results store already holds (resume), run the rest on any
+:class:`concurrent.futures.Executor` and append each result to the store as it
+completes.
+
+Executors: ``jobs=1`` runs serially in this process (tests, debugging); the
+default is a local :class:`~concurrent.futures.ProcessPoolExecutor`; any other
+executor can be passed in, e.g. Dask's ``distributed.Client(...).get_executor()``
+(DESIGN.md, Scale beyond one machine). A cell depends on itself alone (its
+seed included), so the metrics are identical whatever the executor.
+
+What is sent to a worker is ``(cell, claim.run_cell)``: the claim's module-level
+function is pickled by reference, so a worker needs the claim's module to be
+importable, not the claim to be registered in its registry.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import os
+import sys
+import time
+import tracemalloc
+import traceback
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from . import registry
+from .machine import git_commit, versions as _versions
+from .registry import Cell, Claim, Result, Verdict
+
+
+class MetricsError(ValueError):
+    """A claim's ``run_cell`` returned something other than a dict of
+    finite-or-NaN floats."""
+
+
+@dataclass
+class CellError:
+    """A cell that raised: nothing was recorded for it."""
+
+    claim: str
+    cell: Cell
+    error: str       # "ExceptionType: message"
+    traceback: str   # formatted where the cell ran
+
+    def __str__(self):
+        return f"{self.claim}: cell {self.cell.key()} failed: {self.error}"
+
+
+class Sweep(dict):
+    """What :func:`run_sweep` returns: a ``dict`` claim id -> list of
+    :class:`Result` (every finished cell of the run's sweep, earlier runs
+    included), plus
+
+    ``errors``   list of :class:`CellError`, the cells that raised;
+    ``executed`` the number of cells run now;
+    ``skipped``  the number of cells found already done in the store;
+    ``elapsed``  wall-clock seconds of the sweep.
+    """
+
+    def __init__(self, *args, **kw):
+        super().__init__(*args, **kw)
+        self.errors: list = []
+        self.executed = 0
+        self.skipped = 0
+        self.elapsed = 0.0
+
+
+def validate_metrics(metrics, claim_id: str, cell: Optional[Cell] = None) -> dict:
+    """``metrics`` as a dict ``str -> float``; raise :class:`MetricsError`
+    naming the claim unless every value is a finite or NaN real number
+    (bool, strings, None, arrays and infinities are rejected)."""
+    where = f"claim {claim_id!r}" + (f", cell {cell.key()}" if cell is not None else "")
+    if not isinstance(metrics, dict):
+        raise MetricsError(f"{where}: run_cell must return a dict of floats, got {type(metrics).__name__}")
+    out = {}
+    for k, v in metrics.items():
+        if not isinstance(k, str):
+            raise MetricsError(f"{where}: metric name {k!r} is not a string")
+        if isinstance(v, bool) or not isinstance(v, numbers.Real):
+            raise MetricsError(f"{where}: metric {k!r} is {type(v).__name__} {v!r}, not a float")
+        f = float(v)
+        if math.isinf(f):
+            raise MetricsError(f"{where}: metric {k!r} is infinite")
+        out[k] = f
+    return out
+
+
+def execute_cell(cell: Cell, run_cell: Optional[Callable] = None) -> Result:
+    """Run one cell: ``run_cell(cell)`` (by default the registered claim's)
+    timed with :func:`time.perf_counter` and with its peak traced memory
+    (:mod:`tracemalloc`, bytes). Module-level, so process pools can pickle it."""
+    if run_cell is None:
+        run_cell = registry.get(cell.claim).run_cell
+    started = not tracemalloc.is_tracing()
+    if started:
+        tracemalloc.start()
+    else:
+        tracemalloc.reset_peak()
+    t0 = time.perf_counter()
+    try:
+        metrics = run_cell(cell)
+        wall = time.perf_counter() - t0
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        if started:
+            tracemalloc.stop()
+    return Result(cell, validate_metrics(metrics, cell.claim, cell), wall, int(peak))
+
+
+def _execute_safe(cell: Cell, run_cell: Callable):
+    """Worker entry: ``("ok", Result)`` or ``("error", message, traceback)``,
+    with the traceback formatted where the cell ran."""
+    try:
+        return ("ok", execute_cell(cell, run_cell))
+    except Exception as e:  # noqa: BLE001 - reported to the user, run continues
+        return ("error", f"{type(e).__name__}: {e}", traceback.format_exc())
+
+
+class Progress:
+    """``done/total, elapsed, ETA`` on stderr: one ``\\r``-updated line on a
+    TTY, a plain line at most every ``every`` seconds otherwise."""
+
+    def __init__(self, total: int, skipped: int = 0, enabled: bool = True, stream=None, every: float = 15.0):
+        self.total, self.skipped, self.enabled = total, skipped, enabled
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.every = every
+        self.t0 = time.perf_counter()
+        self.last = -math.inf
+        self.done = self.failed = 0
+
+    @staticmethod
+    def _hms(s: float) -> str:
+        if not math.isfinite(s):
+            return "?"
+        s = int(round(s))
+        return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+
+    def line(self) -> str:
+        el = time.perf_counter() - self.t0
+        eta = el / self.done * (self.total - self.done) if self.done else math.inf
+        extra = f", {self.failed} failed" if self.failed else ""
+        extra += f", {self.skipped} already done" if self.skipped else ""
+        return (f"kpca-suite: {self.done}/{self.total} cells{extra}  "
+                f"elapsed {self._hms(el)}  ETA {self._hms(eta) if self.done < self.total else '0:00:00'}")
+
+    def update(self, failed: bool = False, force: bool = False):
+        self.done += 1
+        self.failed += bool(failed)
+        self.show(force or self.done == self.total)
+
+    def show(self, force: bool = False):
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        if self.tty:
+            if force or now - self.last >= 0.1:
+                self.stream.write("\r" + self.line() + "\x1b[K")
+                self.stream.flush()
+                self.last = now
+        elif force or now - self.last >= self.every:
+            self.stream.write(self.line() + "\n")
+            self.stream.flush()
+            self.last = now
+
+    def close(self):
+        if self.enabled and self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def sweep_cells(claims, profile: str, options: Optional[dict] = None) -> dict:
+    """``{claim id: [cells]}`` for ``profile``, duplicates (same key) dropped."""
+    out = {}
+    for claim in claims:
+        seen, cells = set(), []
+        for cell in claim.cells(profile, dict(options or {})):
+            if cell.claim != claim.id:
+                raise ValueError(f"claim {claim.id!r} made a cell of claim {cell.claim!r}")
+            k = cell.key()
+            if k not in seen:
+                seen.add(k)
+                cells.append(cell)
+        out[claim.id] = cells
+    return out
+
+
+def run_sweep(claims, profile: str, store, options: Optional[dict] = None,
+              executor: Optional[Executor] = None, jobs: Optional[int] = None,
+              progress: bool = True) -> Sweep:
+    """Run every not-yet-done cell of ``claims`` at ``profile``.
+
+    Parameters
+    ----------
+    claims : list of Claim
+    profile : one of ``registry.PROFILES``
+    store : ResultStore
+        Done cells are skipped; each new result is appended (and committed) as
+        it completes.
+    options : dict, optional
+        Passed to ``claim.cells(profile, options)`` (e.g. ``{"data": path}``).
+    executor : concurrent.futures.Executor, optional
+        Used as is and not shut down. Default: serial in-process when
+        ``jobs == 1``, else a ``ProcessPoolExecutor(jobs or os.cpu_count())``
+        created and shut down here.
+    jobs : int, optional
+    progress : bool
+        Show the progress line on stderr.
+
+    Returns
+    -------
+    Sweep
+        ``{claim id: [Result]}`` for the cells of this sweep, with
+        ``.errors`` (cells that raised; nothing recorded for them, the other
+        cells kept going), ``.executed``, ``.skipped``, ``.elapsed``.
+    """
+    if profile not in registry.PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; choose from {registry.PROFILES}")
+    if jobs is not None and jobs < 1:
+        raise ValueError(f"jobs must be >= 1, got {jobs}")
+    claims = list(claims)
+    t0 = time.perf_counter()
+    cells = sweep_cells(claims, profile, options)
+    done = store.done_keys()
+    todo = [(c, cell) for c in claims for cell in cells[c.id] if cell.key() not in done]
+    total = sum(len(v) for v in cells.values())
+    out = Sweep()
+    out.skipped = total - len(todo)
+    vers, commit = _versions(), git_commit()
+    bar = Progress(len(todo), out.skipped, enabled=progress)
+    bar.show(force=True)
+
+    def record(claim, cell, outcome):
+        if outcome[0] == "ok":
+            store.add(outcome[1], vers, commit)
+            out.executed += 1
+            bar.update()
+        else:
+            out.errors.append(CellError(claim.id, cell, outcome[1], outcome[2]))
+            bar.update(failed=True)
+
+    own = None
+    try:
+        if todo and executor is None and jobs == 1:
+            for claim, cell in todo:
+                record(claim, cell, _execute_safe(cell, claim.run_cell))
+        elif todo:
+            if executor is None:
+                executor = own = ProcessPoolExecutor(max_workers=min(jobs or os.cpu_count() or 1, len(todo)))
+            futures = {executor.submit(_execute_safe, cell, claim.run_cell): (claim, cell)
+                       for claim, cell in todo}
+            try:
+                for fut in as_completed(futures):
+                    claim, cell = futures[fut]
+                    try:
+                        outcome = fut.result()
+                    except Exception as e:  # worker died, pickling failed, ...
+                        outcome = ("error", f"{type(e).__name__}: {e}",
+                                   "".join(traceback.format_exception(e)))
+                    record(claim, cell, outcome)
+            except BaseException:
+                for fut in futures:
+                    fut.cancel()
+                raise
+    finally:
+        if own is not None:
+            own.shutdown(wait=True, cancel_futures=True)
+        bar.close()
+    wanted = {c.id: {cell.key() for cell in cells[c.id]} for c in claims}
+    for claim in claims:
+        out[claim.id] = [r for r in store.results(claim.id) if r.cell.key() in wanted[claim.id]]
+    out.elapsed = time.perf_counter() - t0
+    return out
+
+
+def claim_results(claim: Claim, store, profile: str, options: Optional[dict] = None) -> list:
+    """The stored results of ``claim`` that belong to its sweep at ``profile``
+    (all its stored results if its cells cannot be built, e.g. a missing
+    ``--data`` file)."""
+    results = store.results(claim.id)
+    try:
+        wanted = {c.key() for c in claim.cells(profile, dict(options or {}))}
+    except Exception:  # noqa: BLE001 - fall back to everything stored
+        return results
+    return [r for r in results if r.cell.key() in wanted]
+
+
+def judge(claim: Claim, store, profile: str, options: Optional[dict] = None) -> Verdict:
+    """``claim.judge(results, profile)`` over the stored results of the
+    claim's sweep at ``profile``; ``inconclusive`` when no cell finished."""
+    results = claim_results(claim, store, profile, options)
+    if not results:
+        return Verdict(claim.id, "inconclusive",
+                       f"no cells finished for profile {profile!r}; nothing to judge")
+    verdict = claim.judge(results, profile)
+    if not isinstance(verdict, Verdict):
+        raise TypeError(f"claim {claim.id!r}: judge returned {type(verdict).__name__}, not a Verdict")
+    return verdict

@@ -1,0 +1,342 @@
+"""The results store: one SQLite file (stdlib :mod:`sqlite3`, WAL mode) with one
+row per finished sweep cell.
+
+Every :meth:`ResultStore.add` commits at once, so a killed run loses only the
+cells that were in flight; :meth:`ResultStore.done_keys` is what the runner
+uses to skip finished cells when a run is repeated (resume).
+
+Safety: an existing file is validated *read-only* before anything is written.
+A file that is not SQLite (random bytes, truncated), an SQLite database that is
+not a kpca-suite store (someone's other database) and a store written by a
+newer kpca-suite (higher schema version) each raise :class:`StoreError`, and
+the file is left byte-for-byte untouched: no tables are created, no journal
+mode is switched.
+
+Schema (version 1)::
+
+    meta(key TEXT PRIMARY KEY, value TEXT)      app = "kpca-suite-results",
+                                                schema_version = "1", ...
+    results(key TEXT PRIMARY KEY,               Cell.key()
+            claim, method, n, m, seed,          m from params["m"] or NULL
+            params JSON, metrics JSON,
+            wall_time REAL, peak_mem INTEGER,
+            versions JSON, git_commit TEXT, created TEXT)   UTC ISO 8601
+
+The file also carries ``PRAGMA application_id`` = :data:`APPLICATION_ID`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterable, Optional
+
+from .registry import Cell, Result
+
+APP_NAME = "kpca-suite-results"
+#: ``PRAGMA application_id`` of a store: the bytes "KPCA"
+APPLICATION_ID = 0x4B504341
+SCHEMA_VERSION = 1
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+_SCHEMA = """
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE results (
+    key        TEXT PRIMARY KEY,
+    claim      TEXT NOT NULL,
+    method     TEXT NOT NULL,
+    n          INTEGER NOT NULL,
+    m          INTEGER,
+    seed       INTEGER NOT NULL,
+    params     TEXT NOT NULL,
+    metrics    TEXT NOT NULL,
+    wall_time  REAL,
+    peak_mem   INTEGER,
+    versions   TEXT NOT NULL,
+    git_commit TEXT NOT NULL,
+    created    TEXT NOT NULL
+);
+CREATE INDEX results_claim ON results (claim);
+"""
+
+
+class StoreError(ValueError):
+    """The results store cannot be opened or written; the message names the
+    file (and the key, for a duplicate cell)."""
+
+
+def _tuplify(v):
+    """JSON turns tuples into lists; turn them back so cells stay hashable and
+    ``Cell.key()`` is unchanged."""
+    if isinstance(v, list):
+        return tuple(_tuplify(x) for x in v)
+    return v
+
+
+def _params_json(params: tuple) -> str:
+    return json.dumps([list(kv) for kv in params], separators=(",", ":"))
+
+
+def _cell_from_row(claim, method, n, seed, params_json) -> Cell:
+    pairs = json.loads(params_json)
+    params = tuple((str(k), _tuplify(v)) for k, v in pairs)
+    return Cell(claim, method, int(n), int(seed), params)
+
+
+def _m_of(params: tuple):
+    m = dict(params).get("m")
+    if isinstance(m, bool):
+        return None
+    if isinstance(m, int):
+        return m
+    if isinstance(m, float) and math.isfinite(m) and m == int(m):
+        return int(m)
+    return None
+
+
+class ResultStore:
+    """The SQLite results store at ``path``.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file. A missing file is created (with its parent directories)
+        unless ``create=False``, which raises :class:`StoreError` instead.
+    create : bool
+        Whether a missing file may be created.
+
+    Use as a context manager or call :meth:`close`.
+    """
+
+    def __init__(self, path, create: bool = True, timeout: float = 30.0):
+        self.path = Path(path)
+        self._conn: Optional[sqlite3.Connection] = None
+        exists = self.path.exists()
+        if exists and not self.path.is_file():
+            raise StoreError(f"results store {self.path} is not a regular file; it was left untouched")
+        if exists and self.path.stat().st_size > 0:
+            self._conn = self._open_existing(timeout)
+        else:
+            if not create:
+                raise StoreError(f"no results store at {self.path} (run `kpca-suite run` first)")
+            self._conn = self._create(timeout)
+
+    # -- opening -----------------------------------------------------------------
+
+    def _fail(self, why: str):
+        raise StoreError(f"{self.path} {why}; the file was left untouched")
+
+    def _open_existing(self, timeout) -> sqlite3.Connection:
+        try:
+            with open(self.path, "rb") as fh:
+                head = fh.read(len(_SQLITE_MAGIC))
+        except OSError as e:
+            raise StoreError(f"cannot read results store {self.path}: {e}") from None
+        if head != _SQLITE_MAGIC:
+            self._fail("is not a kpca-suite results store (not an SQLite file: corrupt or foreign)")
+        # Validate through a read-only connection: nothing can be written. A
+        # file whose header says WAL makes SQLite create -wal / -shm side files
+        # even read-only; remove the ones we created if we refuse the file.
+        side = [Path(str(self.path) + sfx) for sfx in ("-wal", "-shm")]
+        fresh = [p for p in side if not p.exists()]
+        try:
+            self._validate(timeout)
+        except StoreError:
+            for p in fresh:
+                try:
+                    p.unlink()
+                except OSError:
+                    pass
+            raise
+        conn = sqlite3.connect(self.path, timeout=timeout)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")  # WAL: durable against a killed process
+        return conn
+
+    def _validate(self, timeout) -> None:
+        uri = "file:" + self.path.resolve().as_posix().replace("?", "%3f").replace("#", "%23") + "?mode=ro"
+        try:
+            ro = sqlite3.connect(uri, uri=True, timeout=timeout)
+        except sqlite3.Error as e:
+            self._fail(f"cannot be opened as SQLite ({e})")
+        try:
+            try:
+                app_id = ro.execute("PRAGMA application_id").fetchone()[0]
+                tables = {r[0] for r in ro.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            except sqlite3.DatabaseError as e:
+                self._fail(f"is not a readable SQLite database ({e}): corrupt or truncated")
+            if app_id != APPLICATION_ID or "meta" not in tables:
+                self._fail("is an SQLite database but not a kpca-suite results store "
+                           "(no kpca-suite meta table); use another --out directory")
+            try:
+                meta = dict(ro.execute("SELECT key, value FROM meta").fetchall())
+            except sqlite3.DatabaseError as e:
+                self._fail(f"has an unreadable meta table ({e}): corrupt")
+            if meta.get("app") != APP_NAME:
+                self._fail("is an SQLite database but not a kpca-suite results store")
+            try:
+                version = int(meta.get("schema_version", ""))
+            except ValueError:
+                self._fail(f"has an invalid schema version {meta.get('schema_version')!r}")
+            if version > SCHEMA_VERSION:
+                self._fail(f"was written by a newer kpca-suite (schema version {version}; this "
+                           f"version reads up to {SCHEMA_VERSION}); upgrade kpca-suite")
+            if "results" not in tables:
+                self._fail("is a kpca-suite store without its results table: corrupt")
+            try:
+                check = ro.execute("PRAGMA quick_check").fetchone()[0]
+            except sqlite3.DatabaseError as e:
+                check = str(e)
+            if check != "ok":
+                self._fail(f"is corrupt (SQLite quick_check: {check})")
+        finally:
+            ro.close()
+
+    def _create(self, timeout) -> sqlite3.Connection:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, timeout=timeout)
+        except (OSError, sqlite3.Error) as e:
+            raise StoreError(f"cannot create results store {self.path}: {e}") from None
+        try:
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            with conn:
+                for stmt in filter(str.strip, _SCHEMA.split(";")):
+                    conn.execute(stmt)
+                conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", [
+                    ("app", APP_NAME),
+                    ("schema_version", str(SCHEMA_VERSION)),
+                    ("created", _now()),
+                ])
+        except sqlite3.Error as e:
+            conn.close()
+            raise StoreError(f"cannot create results store {self.path}: {e}") from None
+        return conn
+
+    # -- access ------------------------------------------------------------------
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StoreError(f"results store {self.path} is closed")
+        return self._conn
+
+    def _query(self, sql, args=()):
+        try:
+            return self.conn.execute(sql, args).fetchall()
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"cannot read results store {self.path}: {e}") from None
+
+    def done_keys(self, claim: Optional[str] = None) -> set:
+        """Keys (``Cell.key()``) of the finished cells, of one claim or all."""
+        if claim is None:
+            rows = self._query("SELECT key FROM results")
+        else:
+            rows = self._query("SELECT key FROM results WHERE claim = ?", (claim,))
+        return {r[0] for r in rows}
+
+    def add(self, result: Result, versions: Optional[dict] = None, commit: str = "unknown") -> None:
+        """Append one finished cell and commit at once. A key already present
+        is a logic error (the runner skips done cells) and raises
+        :class:`StoreError` naming the key."""
+        cell = result.cell
+        key = cell.key()
+        try:
+            metrics = json.dumps({str(k): float(v) for k, v in result.metrics.items()})
+        except (TypeError, ValueError, AttributeError) as e:
+            raise StoreError(f"metrics of cell {key} are not a dict of floats: {e}") from None
+        wall = float(result.wall_time) if result.wall_time is not None else None
+        row = (key, cell.claim, cell.method, int(cell.n), _m_of(cell.params), int(cell.seed),
+               _params_json(cell.params), metrics,
+               wall if wall is None or math.isfinite(wall) else None,
+               int(result.peak_mem or 0), json.dumps(versions or {}, sort_keys=True),
+               str(commit), _now())
+        try:
+            with self.conn:
+                self.conn.execute("INSERT INTO results VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", row)
+        except sqlite3.IntegrityError:
+            raise StoreError(f"cell {key} is already in results store {self.path} "
+                             "(a duplicate cell is a runner or claim bug)") from None
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot write results store {self.path}: {e}") from None
+
+    def results(self, claim: str) -> list:
+        """The finished cells of ``claim`` as :class:`Result` objects, ordered
+        by (method, n, seed, key) whatever the order they finished in."""
+        rows = self._query(
+            "SELECT key, claim, method, n, seed, params, metrics, wall_time, peak_mem "
+            "FROM results WHERE claim = ? ORDER BY method, n, seed, key", (claim,))
+        out = []
+        for key, cl, method, n, seed, params, metrics, wall, peak in rows:
+            cell = _cell_from_row(cl, method, n, seed, params)
+            if cell.key() != key:
+                raise StoreError(f"results store {self.path}: row {key} does not round-trip "
+                                 f"(rebuilt as {cell.key()})")
+            out.append(Result(cell, {k: float(v) for k, v in json.loads(metrics).items()},
+                              float("nan") if wall is None else float(wall), int(peak or 0)))
+        return out
+
+    def records(self, claim: Optional[str] = None) -> list:
+        """The raw rows (dicts, JSON columns decoded), for provenance: versions
+        and commit per cell."""
+        sql = "SELECT * FROM results" + (" WHERE claim = ?" if claim else "") + " ORDER BY claim, key"
+        cur = self.conn.execute(sql, (claim,) if claim else ())
+        names = [d[0] for d in cur.description]
+        out = []
+        for row in cur.fetchall():
+            rec = dict(zip(names, row))
+            for k in ("params", "metrics", "versions"):
+                rec[k] = json.loads(rec[k])
+            out.append(rec)
+        return out
+
+    def claims(self) -> list:
+        """Sorted ids of the claims that have at least one finished cell."""
+        return [r[0] for r in self._query("SELECT DISTINCT claim FROM results ORDER BY claim")]
+
+    def count(self, claim: Optional[str] = None) -> int:
+        return len(self.done_keys(claim))
+
+    def delete(self, keys: Iterable[str]) -> int:
+        """Forget the given cells (they will run again); returns how many went."""
+        keys = list(keys)
+        with self.conn:
+            cur = self.conn.executemany("DELETE FROM results WHERE key = ?", [(k,) for k in keys])
+        return cur.rowcount
+
+    def get_meta(self, key: str, default=None):
+        rows = self._query("SELECT value FROM meta WHERE key = ?", (key,))
+        return rows[0][0] if rows else default
+
+    def set_meta(self, key: str, value: str) -> None:
+        if key in ("app", "schema_version"):
+            raise StoreError(f"meta key {key!r} is reserved")
+        with self.conn:
+            self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, str(value)))
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __repr__(self):
+        return f"ResultStore({str(self.path)!r})"
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")

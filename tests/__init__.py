@@ -1,0 +1,2 @@
+"""kpca-suite tests (a package so that helper modules such as
+``tests.toy_claim`` and ``tests.faults`` are importable by worker processes)."""

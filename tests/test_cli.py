@@ -1,0 +1,168 @@
+"""The kpca-suite CLI, in process, on the toy claims of tests/toy_claim.py."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+
+import pytest
+
+from suites import cli, runner
+from suites.store import ResultStore
+from tests import toy_claim as toy
+
+N_QUICK = len(toy.NS["quick"]) * toy.SEEDS["quick"]
+
+
+@pytest.fixture
+def no_plots(monkeypatch):
+    """Skip drawing (the slow part) where the test is about something else."""
+    from suites import plots
+    monkeypatch.setattr(plots, "plot_fits", lambda verdict, outdir: [])
+
+
+def run(argv, capsys):
+    code = cli.main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_list(toy_registry, capsys):
+    code, out, _ = run(["list"], capsys)
+    assert code == 0
+    for c in toy_registry.values():
+        assert c.id in out
+    assert "toy paper, Thm 1" in out and "prediction:" in out and "tolerance:" in out
+    code, out, _ = run(["list", "toy.rate"], capsys)
+    assert code == 0 and "toy.rate" in out and "toy.fail" not in out
+
+
+def test_run_writes_everything_and_holds(toy_registry, tmp_path, capsys):
+    out_dir = tmp_path / "res"
+    code, out, err = run(["run", "toy.rate", "--out", str(out_dir), "--jobs", "1", "--profile", "ci"], capsys)
+    assert code == 0, err
+    assert "HOLDS" in out and "toy.rate" in out
+    for name in ("results.sqlite", "report.md", "report.html", "plots/toy.rate.png", "plots/toy.rate.svg"):
+        assert (out_dir / name).is_file(), name
+    md = (out_dir / "report.md").read_text()
+    assert "toy.rate" in md and "holds" in md and "plots/toy.rate.png" in md and "profile" in md.lower()
+    html = (out_dir / "report.html").read_text()
+    assert '<img src="plots/toy.rate.png"' in html and 'class="holds"' in html
+    with ResultStore(out_dir / "results.sqlite") as st:
+        assert len(st.done_keys("toy.rate")) == N_QUICK
+
+
+def test_exit_codes(toy_registry, no_plots, tmp_path, capsys):
+    code, out, _ = run(["run", "toy.fail", "--out", str(tmp_path), "-j", "1", "--no-progress"], capsys)
+    assert code == 1 and "FAILS" in out
+    code, out, _ = run(["run", "toy.vague", "--out", str(tmp_path), "-j", "1", "--no-progress"], capsys)
+    assert code == 0 and "INCONCLUSIVE" in out and "note:" in out
+    code, out, err = run(["run", "toy.boom", "--out", str(tmp_path), "-j", "1", "--no-progress"], capsys)
+    assert code == 1 and "toy.boom" in err and "planted failure" in err and "n=128" in err
+    assert "planted failure" in (tmp_path / "errors.log").read_text()
+
+
+def test_paper_name_selects_all(toy_registry, no_plots, tmp_path, capsys):
+    code, out, _ = run(["run", "toy", "--out", str(tmp_path), "-j", "2", "--no-progress"], capsys)
+    assert code == 1  # toy.fail fails, toy.boom and toy.bad raise
+    for cid in toy_registry:
+        assert cid in out
+
+
+def test_resume_runs_nothing_again(toy_registry, no_plots, tmp_path, capsys, monkeypatch):
+    argv = ["run", "toy.rate", "--out", str(tmp_path), "-j", "1", "--no-progress"]
+    assert run(argv, capsys)[0] == 0
+    calls = []
+    real = runner._execute_safe
+    monkeypatch.setattr(runner, "_execute_safe", lambda *a: calls.append(a) or real(*a))
+    code, out, err = run(argv, capsys)
+    assert code == 0 and calls == [] and f"{N_QUICK} cell(s) already in the store" in err
+    with ResultStore(tmp_path / "results.sqlite") as st:
+        st.delete(sorted(st.done_keys())[:3])
+    code, _, _ = run(argv, capsys)
+    assert code == 0 and len(calls) == 3
+
+
+def test_report_and_plot_rerun_nothing(toy_registry, tmp_path, capsys, monkeypatch):
+    assert run(["run", "toy.rate", "toy.fail", "--out", str(tmp_path), "-j", "1", "--profile", "ci",
+                "--no-progress"], capsys)[0] == 1
+    (tmp_path / "report.md").unlink()
+    (tmp_path / "plots" / "toy.rate.png").unlink()
+    monkeypatch.setattr(runner, "_execute_safe", lambda *a: pytest.fail("report must not run cells"))
+    code, out, _ = run(["report", "--out", str(tmp_path)], capsys)
+    assert code == 1 and "toy.fail" in out and (tmp_path / "report.md").is_file()
+    assert "Profile **ci**" in (tmp_path / "report.md").read_text()
+    code, out, _ = run(["plot", "toy.rate", "--out", str(tmp_path)], capsys)
+    assert code == 0 and (tmp_path / "plots" / "toy.rate.png").is_file() and "toy.rate.png" in out
+
+
+@pytest.mark.parametrize("garbage", [os.urandom(3000), b"SQLite format 3\x00" + b"\x00" * 500])
+def test_corrupt_store_exit_2_untouched(toy_registry, no_plots, tmp_path, capsys, garbage):
+    store = tmp_path / "results.sqlite"
+    store.write_bytes(garbage)
+    for argv in (["run", "toy.rate", "-j", "1"], ["report"], ["plot"]):
+        code, out, err = run(argv + ["--out", str(tmp_path)], capsys)
+        assert code == 2 and "Traceback" not in err
+        assert str(store) in err and "untouched" in err and len(err.strip().splitlines()) == 1
+        assert store.read_bytes() == garbage
+    assert not (tmp_path / "report.md").exists()
+
+
+def test_foreign_store_exit_2(toy_registry, tmp_path, capsys):
+    store = tmp_path / "results.sqlite"
+    con = sqlite3.connect(store)
+    con.execute("CREATE TABLE t (x)")
+    con.commit()
+    con.close()
+    before = store.read_bytes()
+    code, _, err = run(["run", "toy.rate", "-j", "1", "--out", str(tmp_path)], capsys)
+    assert code == 2 and "not a kpca-suite results store" in err and store.read_bytes() == before
+
+
+def test_usage_errors(toy_registry, no_plots, tmp_path, capsys):
+    code, _, err = run(["run", "nope", "--out", str(tmp_path)], capsys)
+    assert code == 2 and "nope" in err and "kpca-suite list" in err
+    code, _, err = run(["list", "nope"], capsys)
+    assert code == 2 and "kpca-suite list" in err
+    code, _, err = run(["run", "toy.rate", "--jobs", "0", "--out", str(tmp_path)], capsys)
+    assert code == 2 and "--jobs" in err and len(err.strip().splitlines()) == 1
+    code, _, err = run(["run", "toy.rate", "--data", str(tmp_path / "missing.npz"), "--out", str(tmp_path)],
+                       capsys)
+    assert code == 2 and "missing.npz" in err
+    code, _, err = run(["run", "--profile", "huge"], capsys)
+    assert code == 2
+    code, _, err = run(["report", "--out", str(tmp_path / "empty")], capsys)
+    assert code == 2 and "no results store" in err and not (tmp_path / "empty").exists()
+    assert not (tmp_path / "results.sqlite").exists()
+    assert cli.main(["--help"]) == 0
+    capsys.readouterr()
+
+
+def test_data_option_reaches_cells(toy_registry, no_plots, tmp_path, capsys, monkeypatch):
+    seen = []
+    real = toy.TOY_RATE.cells
+
+    def cells(profile, options):
+        seen.append(dict(options))
+        return real(profile, options)
+
+    import dataclasses
+    monkeypatch.setitem(toy_registry, "toy.rate", dataclasses.replace(toy.TOY_RATE, cells=cells))
+    data = tmp_path / "d.npz"
+    data.write_bytes(b"x")
+    code, _, _ = run(["run", "toy.rate", "--data", str(data), "-j", "1", "--out", str(tmp_path)], capsys)
+    assert code == 0 and seen and seen[0] == {"data": str(data.resolve())}
+
+
+def test_dask_missing_is_a_clear_error(toy_registry, tmp_path, capsys, monkeypatch):
+    import builtins
+    real_import = builtins.__import__
+
+    def no_dask(name, *a, **k):
+        if name.split(".")[0] == "distributed":
+            raise ImportError("No module named 'distributed'")
+        return real_import(name, *a, **k)
+
+    monkeypatch.setattr(builtins, "__import__", no_dask)
+    code, _, err = run(["run", "toy.rate", "--cluster", "local", "--out", str(tmp_path)], capsys)
+    assert code == 2 and "kpca-suite[dask]" in err

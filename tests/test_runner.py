@@ -1,0 +1,146 @@
+"""The sweep runner: execution of one cell, resume, executors, failing cells."""
+
+from __future__ import annotations
+
+import io
+import math
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+import pytest
+
+from suites import runner
+from suites.registry import Cell
+from suites.runner import MetricsError, Progress, execute_cell, judge, run_sweep, validate_metrics
+from suites.store import ResultStore
+from tests import toy_claim as toy
+
+N_QUICK = len(toy.NS["quick"]) * toy.SEEDS["quick"]
+
+
+@pytest.fixture
+def store(tmp_path):
+    with ResultStore(tmp_path / "results.sqlite") as st:
+        yield st
+
+
+def test_execute_cell_measures_time_and_memory(toy_registry):
+    cell = toy.TOY_RATE.cells("quick", {})[0]
+    res = execute_cell(cell)  # looked up in the registry
+    assert res.cell == cell and set(res.metrics) == {"err", "aux"}
+    assert res.wall_time > 0 and res.peak_mem > 0
+    assert execute_cell(cell, toy.run_rate).metrics == res.metrics
+
+
+def test_validate_metrics():
+    assert validate_metrics({"a": 1, "b": 2.5, "c": float("nan")}, "x") == {"a": 1.0, "b": 2.5, "c": pytest.approx(math.nan, nan_ok=True)}
+    for bad in ([1.0], {"a": "1"}, {"a": None}, {"a": True}, {"a": float("inf")}, {1: 1.0}):
+        with pytest.raises(MetricsError, match="toy.x"):
+            validate_metrics(bad, "toy.x")
+
+
+def test_serial_run_then_resume(toy_registry, store, monkeypatch):
+    out = run_sweep([toy.TOY_RATE], "quick", store, jobs=1, progress=False)
+    assert out.executed == N_QUICK and out.skipped == 0 and not out.errors
+    assert len(out["toy.rate"]) == N_QUICK
+    assert judge(toy.TOY_RATE, store, "quick").status == "holds"
+
+    calls = []
+    monkeypatch.setattr(runner, "_execute_safe", lambda *a: calls.append(a) or ("error", "x", "x"))
+    again = run_sweep([toy.TOY_RATE], "quick", store, jobs=1, progress=False)
+    assert calls == [] and again.executed == 0 and again.skipped == N_QUICK
+    assert [r.metrics for r in again["toy.rate"]] == [r.metrics for r in out["toy.rate"]]
+
+
+def test_partial_store_runs_only_the_rest(toy_registry, store):
+    cells = toy.TOY_RATE.cells("quick", {})
+    for cell in cells[::2]:  # pre-populate half
+        store.add(execute_cell(cell, toy.run_rate), {}, "c")
+    out = run_sweep([toy.TOY_RATE], "quick", store, jobs=1, progress=False)
+    assert out.executed == len(cells[1::2]) and out.skipped == len(cells[::2])
+    removed = [c.key() for c in cells[:7]]
+    assert store.delete(removed) == 7
+    out = run_sweep([toy.TOY_RATE], "quick", store, jobs=1, progress=False)
+    assert out.executed == 7 and store.done_keys("toy.rate") == {c.key() for c in cells}
+
+
+def test_process_pool_matches_serial(toy_registry, tmp_path):
+    with ResultStore(tmp_path / "a.sqlite") as a, ResultStore(tmp_path / "b.sqlite") as b, \
+            ResultStore(tmp_path / "c.sqlite") as c:
+        serial = run_sweep([toy.TOY_RATE, toy.TOY_FAIL], "quick", a, jobs=1, progress=False)
+        with ProcessPoolExecutor(2) as ex:
+            pooled = run_sweep([toy.TOY_RATE, toy.TOY_FAIL], "quick", b, executor=ex, progress=False)
+        with ThreadPoolExecutor(3) as ex:
+            threaded = run_sweep([toy.TOY_RATE, toy.TOY_FAIL], "quick", c, executor=ex, progress=False)
+        for cid in ("toy.rate", "toy.fail"):
+            keys = [r.cell.key() for r in serial[cid]]
+            assert keys == [r.cell.key() for r in pooled[cid]] == [r.cell.key() for r in threaded[cid]]
+            assert [r.metrics for r in serial[cid]] == [r.metrics for r in pooled[cid]] \
+                == [r.metrics for r in threaded[cid]]
+        assert judge(toy.TOY_FAIL, b, "quick").status == "fails"
+
+
+def test_default_pool_with_jobs(toy_registry, store):
+    out = run_sweep([toy.TOY_RATE], "quick", store, jobs=2, progress=False)
+    assert out.executed == N_QUICK and not out.errors
+
+
+def test_failing_cells_are_collected_and_others_kept(toy_registry, store):
+    out = run_sweep([toy.TOY_BOOM, toy.TOY_BAD, toy.TOY_RATE], "quick", store, jobs=1, progress=False)
+    boom = [e for e in out.errors if e.claim == "toy.boom"]
+    bad = [e for e in out.errors if e.claim == "toy.bad"]
+    assert len(boom) == toy.SEEDS["quick"] and all(e.cell.n == 128 for e in boom)
+    assert "planted failure" in boom[0].error and "RuntimeError" in boom[0].traceback
+    assert len(bad) == N_QUICK and "toy.bad" in bad[0].error and "not a float" in bad[0].error
+    assert len(out["toy.boom"]) == N_QUICK - toy.SEEDS["quick"]
+    assert out["toy.bad"] == [] and len(out["toy.rate"]) == N_QUICK
+    assert store.done_keys("toy.bad") == set()
+    assert "toy.boom" in str(boom[0])
+    v = judge(toy.TOY_BAD, store, "quick")
+    assert v.status == "inconclusive" and "no cells finished" in v.summary
+
+
+def test_failing_cells_in_a_pool(toy_registry, store):
+    with ProcessPoolExecutor(2) as ex:
+        out = run_sweep([toy.TOY_BOOM], "quick", store, executor=ex, progress=False)
+    assert len(out.errors) == toy.SEEDS["quick"] and "planted failure" in out.errors[0].traceback
+
+
+def test_bad_arguments(store):
+    with pytest.raises(ValueError, match="profile"):
+        run_sweep([toy.TOY_RATE], "huge", store)
+    with pytest.raises(ValueError, match="jobs"):
+        run_sweep([toy.TOY_RATE], "quick", store, jobs=0)
+
+
+def test_progress_line():
+    buf = io.StringIO()
+    p = Progress(4, skipped=2, stream=buf, every=0.0)
+    p.show(force=True)
+    for _ in range(4):
+        p.update()
+    text = buf.getvalue()
+    assert "0/4 cells" in text and "4/4 cells" in text and "ETA" in text and "2 already done" in text
+    assert "\r" not in text
+
+
+def test_plots_and_report_survive_nan(tmp_path):
+    import numpy as np
+
+    from suites.plots import plot_fits
+    from suites.registry import Fit, Verdict
+    from suites.report import write_report
+
+    x = np.array([10.0, 20, 40, 80])
+    Y = np.array([[1.0, np.nan], [-1, 0.5], [np.nan, np.nan], [0.1, 0.12]])
+    fits = [Fit("a", x, Y, -0.9, (-1.2, float("nan")), 0.5, predicted=-1.0, band=(-1.1, -0.9),
+                reference=np.array([1, 0.5, np.nan, 0.12])),
+            Fit("b", x, np.full((4, 3), np.nan), float("nan"), (float("nan"),) * 2, xlabel="t"),
+            Fit("c", x, x ** -1.0, -1.0, (-1.0, -1.0))]  # 1-D y
+    v = Verdict("toy/odd id", "fails", "x | y", fits, {"slope": np.float64(-0.9)}, {"slope": -1})
+    paths = plot_fits(v, tmp_path / "plots")
+    assert [p.name for p in paths] == ["toy_odd_id.png", "toy_odd_id.svg"]
+    assert plot_fits(Verdict("toy.none", "holds", "no fits"), tmp_path) == []
+    md, html = write_report([v, Verdict("toy.none", "inconclusive", "<b>")], paths, tmp_path, "ci",
+                            {"cpu_count": 2}, {"numpy": "1"}, commit="abc", wall_time=3.5)
+    assert "toy/odd id" in md.read_text() and "plots/toy_odd_id.png" in md.read_text()
+    assert "&lt;b&gt;" in html.read_text() and "slope: -0.9 vs -1" in html.read_text()

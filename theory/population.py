@@ -1,0 +1,221 @@
+"""The Fourier explicit-feature population model (seed 000; reference 5a (P), (E1)).
+
+X ~ U[0, 1) and k(x, y) = Phi(x)^T Phi(y) with the J features of
+:func:`kernels.fourier.fourier_features`, Phi_i = sqrt(lambda_i) psi_i. The RKHS is
+R^J (the coordinates of f = sum_i c_i Phi_i are c), k(., x) = Phi(x), and the
+uncentered covariance (eq. (1)) is exactly C = diag(lambda): the truncated model
+*is* the model, so every population quantity below is exact, with no Monte Carlo.
+
+The population reconstruction error of an orthogonal projector P onto span(Q)
+(seed 000, identity (13)) is
+
+.. math::  R(P) = \\operatorname{tr}((I - P) C) = \\sum_i \\lambda_i (1 - \\|Q_{i,:}\\|^2)
+
+for an orthonormal basis Q (J x ell), and R_{C,ell} = sum_{i > ell} lambda_i (eq. (14)).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.special import zeta
+
+from kernels.fourier import fourier_features
+from kernels.validation import check_array, check_positive, check_random_state, check_rank
+
+from .effective_dimension import check_eigenvalues, fourier_sup
+
+DECAYS = ("poly", "exp")
+POLY_J = 2048
+ORTHONORMAL_ATOL = 1e-6
+
+
+def check_decay(decay, rate, name: str = "rate") -> float:
+    """``decay`` in {"poly", "exp"} and its rate: alpha > 1 (poly) or tau > 0 (exp)."""
+    if decay not in DECAYS:
+        raise ValueError(f"decay must be one of {DECAYS}, got {decay!r}")
+    rate = check_positive(rate, name)
+    if decay == "poly" and rate <= 1:
+        raise ValueError(f"{name} must be > 1 for polynomial decay (alpha > 1), got {rate!r}")
+    return rate
+
+
+def default_J(decay: str, rate: float, poly_J: int = POLY_J) -> int:
+    """Number of features of the truncated model.
+
+    exp: J = ceil(40 / tau) (reference 5a (E1)), so e^{-tau J} <= e^{-40} and K
+    has numerical rank about J. poly: ``poly_J`` (default 2048). The truncated
+    model is exact in itself; relative to the infinite model lambda_i = i^-alpha
+    it drops the tail sum_{i > J} i^-alpha ~ J^{1-alpha} / (alpha - 1) (about
+    4.9e-4 for alpha = 2, J = 2048), which must stay well below the smallest
+    error measured (see :attr:`FourierModel.dropped_mass`).
+    """
+    rate = check_decay(decay, rate)
+    if decay == "exp":
+        return math.ceil(40.0 / rate)
+    return check_positive(poly_J, "poly_J", integer=True)
+
+
+def _projection_error(lam: np.ndarray, Q: np.ndarray) -> float:
+    """sum_i lambda_i (1 - P_ii) with P = Q (Q^T Q)^{-1} Q^T, Q near-orthonormal.
+
+    The Gram correction (Q^T Q)^{-1} makes the result depend on span(Q) only, so
+    round-off in the orthonormality (checked <= 1e-6) does not enter R. Clipped
+    at 0 against round-off (R = 0 when the span is all of R^J).
+    """
+    G = Q.T @ Q
+    dev = float(np.max(np.abs(G - np.eye(Q.shape[1]))))
+    if not dev <= ORTHONORMAL_ATOL:
+        raise ValueError(f"basis must have orthonormal columns (Q^T Q = I within {ORTHONORMAL_ATOL}), "
+                         f"got a max deviation of {dev:.3e}")
+    diag_P = np.einsum("ij,ji->i", Q, np.linalg.solve(G, Q.T))
+    return max(float(lam @ (1.0 - diag_P)), 0.0)
+
+
+@dataclass(frozen=True)
+class FourierModel:
+    """Fourier population model with lambda_i = i^-alpha ("poly") or e^{-tau i} ("exp").
+
+    Parameters
+    ----------
+    decay : {"poly", "exp"}
+        Eigen-decay of Corollary 4.2 (polynomial) or 4.3 (exponential).
+    rate : float
+        alpha > 1 for "poly", tau > 0 for "exp".
+    J : int, optional
+        Number of features; :func:`default_J` when omitted.
+    """
+
+    decay: str
+    rate: float
+    J: int | None = None
+
+    default_J = staticmethod(default_J)
+
+    def __post_init__(self):
+        object.__setattr__(self, "rate", check_decay(self.decay, self.rate))
+        J = default_J(self.decay, self.rate) if self.J is None else check_positive(self.J, "J", integer=True)
+        object.__setattr__(self, "J", J)
+
+    @property
+    def eigenvalues(self) -> np.ndarray:
+        """lambda_i = i^-alpha or e^{-tau i}, i = 1..J (strictly decreasing: Assumption 3.2)."""
+        i = np.arange(1, self.J + 1, dtype=np.float64)
+        return i ** -self.rate if self.decay == "poly" else np.exp(-self.rate * i)
+
+    @property
+    def kappa(self) -> float:
+        """kappa = sup_x k(x, x) = lambda_1 + 2 sum_j lambda_{2j} (Assumption 3.1).
+
+        k(x, x) = sum_i lambda_i psi_i(x)^2 and lambda_{2j} > lambda_{2j+1} (the
+        cos weight beats the sin weight of each frequency), so the sup is at
+        x = 0, where every cos^2 = 1 (proof in
+        :func:`theory.effective_dimension.fourier_sup`).
+        """
+        return float(fourier_sup(self.eigenvalues))
+
+    @property
+    def dropped_mass(self) -> float:
+        """sum_{i > J} lambda_i of the infinite model: what the truncation leaves out.
+
+        poly: Hurwitz zeta(alpha, J + 1); exp: e^{-tau (J+1)} / (1 - e^{-tau}).
+        """
+        if self.decay == "poly":
+            return float(zeta(self.rate, self.J + 1))
+        return float(np.exp(-self.rate * (self.J + 1)) / -np.expm1(-self.rate))
+
+    def sample(self, n: int, random_state=None) -> np.ndarray:
+        """n i.i.d. points X ~ U[0, 1), shape (n,)."""
+        n = check_positive(n, "n", integer=True)
+        return check_random_state(random_state).random(n)
+
+    def features(self, x) -> np.ndarray:
+        """Phi(x), shape (n, J) (:func:`kernels.fourier.fourier_features`)."""
+        return fourier_features(x, self.eigenvalues)
+
+    def tail(self, ell: int) -> float:
+        """R_{C,ell} = sum_{i > ell} lambda_i, 0 <= ell <= J (eq. (14) with identity (13))."""
+        ell = check_positive(ell, "ell", integer=True, allow_zero=True)
+        if ell > self.J:
+            raise ValueError(f"ell = {ell} must not exceed J = {self.J}")
+        return float(self.eigenvalues[ell:].sum())
+
+    def reconstruction_error(self, basis) -> float:
+        """Exact population error R(P) = tr((I - P) C) = sum_i lambda_i (1 - ||Q_{i,:}||^2).
+
+        Seed 000, identity (13). R(P) >= R_{C,ell} for every rank-ell P
+        (population optimality, reference 5b item 8), with equality for
+        Q = the first ell unit vectors.
+
+        Parameters
+        ----------
+        basis : array of shape (J, ell)
+            Orthonormal basis Q of the learned subspace in feature coordinates
+            (:func:`basis_from_coefficients`); Q^T Q = I within 1e-6.
+        """
+        Q = check_array(basis, "basis")
+        if Q.shape[0] != self.J:
+            raise ValueError(f"basis must have J = {self.J} rows, got shape {Q.shape}")
+        return _projection_error(self.eigenvalues, Q)
+
+
+def basis_from_coefficients(Phi_S, A) -> np.ndarray:
+    """Q = Phi_S^T A (J x ell): the learned basis in feature coordinates.
+
+    phi_j = sum_r A[r, j] k(., s_r) = sum_r A[r, j] Phi(s_r), so column j of Q
+    holds the coordinates of phi_j. A^T K_SS A = I (K_SS = Phi_S Phi_S^T) is
+    exactly Q^T Q = I.
+
+    Parameters
+    ----------
+    Phi_S : array of shape (m, J)
+        Feature rows of the points the coefficients refer to (landmarks for
+        Nyström, all n points for EKPCA).
+    A : array of shape (m, ell)
+        Coefficient matrix (seed 000, eq. (6) / Prop. 3.4 step 6).
+    """
+    Phi_S = check_array(Phi_S, "Phi_S")
+    A = check_array(A, "A")
+    if A.shape[0] != Phi_S.shape[0]:
+        raise ValueError(f"A must have as many rows as Phi_S ({Phi_S.shape[0]}), got shape {A.shape}")
+    return Phi_S.T @ A
+
+
+def ekpca_population_error(Phi, ell: int, eigenvalues) -> float:
+    """Population error R(P^ell(C_n)) of EKPCA on the sample with features Phi.
+
+    With C_n = Phi^T Phi / n (J x J, eq. (4) in coordinates), the EKPCA projector
+    is onto its top-ell eigenvectors V_ell, and R = sum_i lambda_i (1 - ||V_{i,:}||^2).
+    This is the kernel-side EKPCA exactly: with the SVD Phi = U S V^T,
+    K = Phi Phi^T = U S^2 U^T, A = U_ell S_ell^{-1} (eq. (6)) and
+    Q = Phi^T A = V_ell. The cheaper side is used: eigh of Phi^T Phi when n >= J
+    (O(n J^2 + J^3)), else eigh of K with Q = Phi^T U_ell diag(eig(K)_ell^{-1/2})
+    (O(n^2 J + n^3)).
+
+    Parameters
+    ----------
+    Phi : array of shape (n, J)
+        Feature rows of the sample.
+    ell : int
+        Number of components, 1 <= ell <= min(n, J).
+    eigenvalues : array of shape (J,)
+        The population spectrum lambda (C = diag(lambda)).
+    """
+    Phi = check_array(Phi, "Phi")
+    n, J = Phi.shape
+    lam = check_eigenvalues(eigenvalues)
+    if lam.size != J:
+        raise ValueError(f"eigenvalues must have length J = {J} (columns of Phi), got {lam.size}")
+    ell = check_rank(ell, "ell", min(n, J), "min(n, J)")
+    if n >= J:
+        _, V = np.linalg.eigh(Phi.T @ Phi)
+        Q = V[:, ::-1][:, :ell]
+    else:
+        e, U = np.linalg.eigh(Phi @ Phi.T)
+        e, U = e[::-1][:ell], U[:, ::-1][:, :ell]
+        if not e[-1] > 0:
+            raise ValueError(f"ell = {ell} exceeds the rank of Phi (eigenvalue {e[-1]!r} of K)")
+        Q = Phi.T @ (U / np.sqrt(e))
+    return _projection_error(lam, Q)
