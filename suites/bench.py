@@ -290,7 +290,7 @@ def bench_nystrom_kpca(scale=1.0, repeats=3, memory=True):
 
     ours = _best(lambda: _fit_ours(X, m, k, gamma), repeats)
     sk = _best(lambda: _fit_sklearn(X, m, k, gamma), repeats)
-    del X
+    X = None  # free the data before the nystrompca subprocesses
     gc.collect()
     npca, npca_note, npca_mem_n = _nystrompca_time(n, m, d, k, gamma, repeats)
 

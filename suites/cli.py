@@ -184,9 +184,18 @@ def cmd_run(args) -> int:
         if not data.exists():
             raise UsageError(f"--data {data}: no such file")
         options["data"] = str(data.resolve())
+    if args.digit is not None:
+        if args.data is None:
+            raise UsageError("--digit selects a class of a --data file; give --data too")
+        options["digit"] = args.digit
     claims = _select(args.names)
     if not claims:
         raise UsageError("no claims registered")
+    for claim in claims:  # bad options (an unreadable --data file) stop here, before the store is touched
+        try:
+            claim.cells(args.profile, options)
+        except ValueError as exc:
+            raise UsageError(f"{claim.id}: {exc}") from None
     out = Path(args.out)
     store = _open_store(out, create=True)
     try:
@@ -258,18 +267,24 @@ def _stored_profile(store, args):
     return profile, options
 
 
+def _rejudge(store, args, out):
+    """Judge the stored results again (no cell runs) and redraw the plots."""
+    claims = _stored_claims(store, args.names)
+    if not claims:
+        raise UsageError(f"no results of registered claims in {store.path}; run `kpca-suite run` first")
+    profile, options = _stored_profile(store, args)
+    verdicts, results, jerrs = _judge_all(claims, store, profile, options)
+    for msg, _ in jerrs:
+        _err(msg)
+    plot_paths, perrs = _plot_all(claims, verdicts, results, out / "plots")
+    return claims, profile, verdicts, results, jerrs, plot_paths, perrs
+
+
 def cmd_report(args) -> int:
     out = Path(args.out)
     store = _open_store(out, create=False)
     try:
-        claims = _stored_claims(store, args.names)
-        if not claims:
-            raise UsageError(f"no results of registered claims in {store.path}; run `kpca-suite run` first")
-        profile, options = _stored_profile(store, args)
-        verdicts, results, jerrs = _judge_all(claims, store, profile, options)
-        for msg, _ in jerrs:
-            _err(msg)
-        plot_paths, perrs = _plot_all(claims, verdicts, results, out / "plots")
+        claims, profile, verdicts, results, jerrs, plot_paths, perrs = _rejudge(store, args, out)
         md, html_ = _write_report(out, claims, verdicts, results, plot_paths, profile, store,
                                   errors=[m for m, _ in jerrs] + perrs)
         code = _finish(verdicts, bool(jerrs))
@@ -283,14 +298,7 @@ def cmd_plot(args) -> int:
     out = Path(args.out)
     store = _open_store(out, create=False)
     try:
-        claims = _stored_claims(store, args.names)
-        if not claims:
-            raise UsageError(f"no results of registered claims in {store.path}; run `kpca-suite run` first")
-        profile, options = _stored_profile(store, args)
-        verdicts, results, jerrs = _judge_all(claims, store, profile, options)
-        for msg, _ in jerrs:
-            _err(msg)
-        plot_paths, perrs = _plot_all(claims, verdicts, results, out / "plots")
+        claims, profile, verdicts, results, jerrs, plot_paths, perrs = _rejudge(store, args, out)
         for cid, ps in plot_paths.items():
             for p in ps:
                 print(p)
@@ -330,6 +338,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="results", metavar="DIR", help="results directory (default: results)")
     p.add_argument("--data", default=None, metavar="PATH",
                    help="a data file for claims that accept one (e.g. MNIST .npz)")
+    p.add_argument("--digit", type=int, default=None, metavar="LABEL",
+                   help="keep only this label of the --data file (seed 000 used MNIST digits 2 and 5)")
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--scheduler", metavar="ADDRESS", help="run the cells on a Dask distributed scheduler")

@@ -24,7 +24,7 @@ import time
 import tracemalloc
 import traceback
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Optional
 
 from . import registry

@@ -52,7 +52,7 @@ def test_orthonormal_on_grid(J):
 
 def test_aliasing_breaks_grid_identity():
     """Negative control: with N = 2 * max frequency the top sin column vanishes on the grid."""
-    J, lam = 9, np.ones(9)
+    lam = np.ones(9)
     N = 8
     Phi = fourier_features(np.arange(N) / N, lam)
     assert abs((Phi.T @ Phi / N)[8, 8] - 1.0) > 0.5

@@ -9,7 +9,6 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 import pytest
 
 from suites import runner
-from suites.registry import Cell
 from suites.runner import MetricsError, Progress, execute_cell, judge, run_sweep, validate_metrics
 from suites.store import ResultStore
 from tests import toy_claim as toy

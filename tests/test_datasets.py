@@ -1,0 +1,92 @@
+"""Loaders of real data: sklearn's digits and a user's npz / csv file, and the
+`--data` / `--digit` path through the CLI."""
+
+import numpy as np
+import pytest
+
+from suites.cli import main
+from suites.datasets import load_digits_data, load_user_data
+
+
+def images(n=300, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 10, n)
+    X = rng.integers(0, 256, size=(n, 28, 28)).astype(np.uint8)
+    return X, y
+
+
+def test_digits_are_bundled_raw_pixels():
+    X, y = load_digits_data()
+    assert X.shape == (1797, 64) and X.dtype == np.float64 and X.max() == 16
+    X5, y5 = load_digits_data(digit=5)
+    assert (y5 == 5).all() and len(X5) == (y == 5).sum()
+
+
+def test_keras_mnist_layout_is_flattened_and_filtered(tmp_path):
+    X, y = images()
+    np.savez(tmp_path / "mnist.npz", x_train=X, y_train=y)
+    Xl, yl = load_user_data(tmp_path / "mnist.npz", digit=5)
+    assert Xl.shape == ((y == 5).sum(), 784)
+    np.testing.assert_array_equal(Xl, X[y == 5].reshape(-1, 784).astype(float))
+
+
+def test_npz_X_y_and_csv_with_header(tmp_path):
+    rng = np.random.default_rng(1)
+    X, y = rng.normal(size=(20, 3)), rng.integers(0, 2, 20)
+    np.savez(tmp_path / "d.npz", X=X, y=y)
+    np.testing.assert_array_equal(load_user_data(tmp_path / "d.npz")[0], X)
+    with open(tmp_path / "d.csv", "w") as fh:
+        fh.write("label,a,b,c\n")
+        for yi, xi in zip(y, X):
+            fh.write(",".join([str(yi)] + [repr(float(v)) for v in xi]) + "\n")
+    Xc, yc = load_user_data(tmp_path / "d.csv")
+    np.testing.assert_allclose(Xc, X)
+    np.testing.assert_array_equal(yc, y)
+
+
+@pytest.mark.parametrize("make,match", [
+    (lambda p: p.with_suffix(".npz"), "does not exist"),
+    (lambda p: (p.with_suffix(".txt").write_text("1,2"), p.with_suffix(".txt"))[1], "expected a .npz or .csv"),
+    (lambda p: (p.with_suffix(".npz").write_bytes(b"not a zip file"), p.with_suffix(".npz"))[1], "could not be read"),
+    (lambda p: (np.savez(p.with_suffix(".npz"), Z=np.ones((3, 2))), p.with_suffix(".npz"))[1], "expected an array 'X'"),
+    (lambda p: (np.savez(p.with_suffix(".npz"), X=np.array([[1.0, np.nan]])), p.with_suffix(".npz"))[1],
+     "contains NaN or inf"),
+    (lambda p: (np.savez(p.with_suffix(".npz"), X=np.ones((3, 2)), y=np.ones(2)), p.with_suffix(".npz"))[1],
+     "3 samples but 2 labels"),
+    (lambda p: (p.with_suffix(".csv").write_text("1\n2\n"), p.with_suffix(".csv"))[1], "label column"),
+])
+def test_bad_files_are_clear_errors_naming_the_file(tmp_path, make, match):
+    path = make(tmp_path / "data")
+    with pytest.raises(ValueError, match=match) as err:
+        load_user_data(path)
+    assert "data" in str(err.value)
+
+
+def test_missing_label_for_digit(tmp_path):
+    np.savez(tmp_path / "d.npz", X=np.ones((3, 2)))
+    with pytest.raises(ValueError, match="no labels"):
+        load_user_data(tmp_path / "d.npz", digit=5)
+    np.savez(tmp_path / "e.npz", X=np.ones((3, 2)), y=np.zeros(3))
+    with pytest.raises(ValueError, match="no sample with label digit = 5"):
+        load_user_data(tmp_path / "e.npz", digit=5)
+
+
+def test_cli_runs_the_digits_claim_on_a_user_file(tmp_path, capsys):
+    X, y = images(n=400)
+    np.savez(tmp_path / "mnist.npz", x_train=X, y_train=y)
+    out = tmp_path / "res"
+    code = main(["run", "sterge20.digits", "--profile", "ci", "--jobs", "1", "--no-progress",
+                 "--data", str(tmp_path / "mnist.npz"), "--out", str(out)])
+    printed = capsys.readouterr().out
+    assert "sterge20.digits" in printed and code in (0, 1)
+    assert (out / "report.md").exists() and (out / "plots" / "sterge20.digits.png").exists()
+
+
+def test_cli_digit_without_data_and_corrupt_data_are_usage_errors(tmp_path, capsys):
+    assert main(["run", "sterge20.digits", "--digit", "5", "--out", str(tmp_path / "r")]) == 2
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"garbage")
+    code = main(["run", "sterge20.digits", "--profile", "ci", "--jobs", "1", "--no-progress",
+                 "--data", str(bad), "--out", str(tmp_path / "r2")])
+    err = capsys.readouterr().err
+    assert code != 0 and "bad.npz" in err and "Traceback" not in err
