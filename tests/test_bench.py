@@ -26,6 +26,9 @@ def test_run_bench_records_are_well_formed(tiny_records):
         assert r["goal"] and r["what"] and r["peer"]
         if r.get("kind") == "memory":
             assert r["ours_peak_bytes"] >= 0 and r["nm_bytes"] > 0 and r["predicted_bytes"] > 0
+        elif r["peer_s"] is None:  # only an optional peer that is not installed
+            assert "nystrompca" in r["peer"] and not bench.have_nystrompca()
+            assert "not installed" in r["notes"] and r["ratio"] is None and not r["met"]
         else:
             assert r["peer_s"] > 0 and math.isfinite(r["peer_s"])
             assert r["ratio"] > 0 and math.isfinite(r["ratio"])
@@ -42,6 +45,18 @@ def test_format_bench_renders_markdown(tiny_records):
     assert len(rows) == len(tiny_records)
     ncols = lines[0].count("|")
     assert all(row.count("|") == ncols for row in rows)
+
+
+def test_missing_nystrompca_is_reported_not_raised(monkeypatch):
+    # nystrompca is in the optional `bench` extra: without it the peer row says
+    # so and the other measurements still run.
+    monkeypatch.setattr(bench, "have_nystrompca", lambda: False)
+    recs = bench.run_bench(which=("nystrom-kpca",), scale=0.01, repeats=1)
+    (row,) = [r for r in recs if "nystrompca" in r["peer"]]
+    assert row["peer_s"] is None and row["ratio"] is None and row["met"] is False
+    assert "not installed" in row["notes"]
+    assert any(r["peer"].startswith("sklearn") and r["peer_s"] > 0 for r in recs)
+    assert "| not measured |" in bench.format_bench(recs)
 
 
 def test_run_bench_rejects_unknown_names():
