@@ -1,14 +1,16 @@
 """Numba-jitted compute: kernel blocks, blocked Gram products, leverage scores,
-and the explicit Fourier feature map of the population model."""
+the explicit Fourier feature map of the population model, and random Fourier
+features."""
 
 from .fourier import fourier_features
 from .gram import default_block_size, gram_accumulate, kernel_matmat
 from .leverage import approximate_leverage_scores, exact_leverage_scores
+from .random_features import RandomFourierFeatures, draw_rff
 from .spec import KERNELS, Kernel
 from .validation import check_array, check_positive, check_random_state, check_rank, check_same_width
 
 __all__ = [
     "KERNELS", "Kernel", "gram_accumulate", "kernel_matmat", "default_block_size", "fourier_features",
-    "exact_leverage_scores", "approximate_leverage_scores",
+    "exact_leverage_scores", "approximate_leverage_scores", "RandomFourierFeatures", "draw_rff",
     "check_array", "check_positive", "check_random_state", "check_rank", "check_same_width",
 ]

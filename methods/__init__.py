@@ -1,7 +1,9 @@
-"""Estimators built from kernels/: exact and Nyström kernel PCA, landmark strategies."""
+"""Estimators built from kernels/: exact and Nyström kernel PCA, landmark strategies,
+RF-ERM / RNCA."""
 
 from .exact import ExactKPCA
 from .landmarks import FixedLandmarks, LeverageScoreLandmarks, UniformLandmarks
 from .nystrom import NystromKPCA
+from .rf_erm import RFERM
 
-__all__ = ["ExactKPCA", "NystromKPCA", "UniformLandmarks", "LeverageScoreLandmarks", "FixedLandmarks"]
+__all__ = ["ExactKPCA", "NystromKPCA", "UniformLandmarks", "LeverageScoreLandmarks", "FixedLandmarks", "RFERM"]

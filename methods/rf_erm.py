@@ -1,0 +1,109 @@
+"""RF-ERM (Ullah et al. 2018, Algorithm "ERM on random features") = RNCA
+(Lopez-Paz et al. 2014, the baseline of Ghashami et al. 2016): exact linear PCA
+of random Fourier features.
+
+With z the random feature map of :mod:`kernels.random_features` and the
+uncentred empirical RF covariance
+
+.. math::  \\hat C_m = \\frac1n \\sum_{i=1}^n z(x_i) z(x_i)^T = \\frac1n Z^T Z
+           \\qquad (m' \\times m'),
+
+the fitted subspace is spanned by the top-k eigenvectors U_k of C_m (seed 002,
+eq. (3); seed 001 section 1.4 "RNCA"); scores are z(x)^T U_k and the Gram
+approximation is G_hat = Z Z^T (seed 001). Z^T Z is accumulated block by block
+in one pass, so the state is O(m'^2 + d m) whatever n.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernels import check_array, check_positive, check_random_state, check_rank, draw_rff
+
+
+class RFERM:
+    """Top-k PCA of the uncentred random-feature covariance, fitted in one pass.
+
+    Parameters
+    ----------
+    n_components : int
+        k, at most the number of features.
+    n_features : int
+        m, the number of frequencies (features: m for ``"cos"``, 2m for
+        ``"paired"``).
+    kernel, gamma, variant :
+        As in :func:`kernels.draw_rff`.
+    block_size : int
+        Rows mapped at a time; memory O(block_size m).
+    random_state : int, Generator or None
+        Seeds the frequencies; drawn on the first ``partial_fit``.
+
+    Attributes
+    ----------
+    feature_map_ : RandomFourierFeatures
+    covariance_sum_ : (m', m') Z^T Z accumulated so far.
+    n_samples_seen_ : int
+    components_ : (m', k) U_k, orthonormal columns.
+    eigenvalues_ : (k,) top eigenvalues of C_m; ``all_eigenvalues_`` all m'.
+    """
+
+    def __init__(self, n_components: int, n_features: int, kernel: str = "gaussian", gamma: float = 1.0,
+                 variant: str = "cos", block_size: int = 4096, random_state=None):
+        self.n_components = n_components
+        self.n_features = n_features
+        self.kernel = kernel
+        self.gamma = gamma
+        self.variant = variant
+        self.block_size = block_size
+        self.random_state = random_state
+
+    def fit(self, X) -> "RFERM":
+        """Forget any previous pass and fit on X."""
+        for name in ("feature_map_", "covariance_sum_", "n_samples_seen_", "components_"):
+            self.__dict__.pop(name, None)
+        return self.partial_fit(X)
+
+    def partial_fit(self, X) -> "RFERM":
+        """Add the rows of X to Z^T Z and refresh the top-k eigenvectors. A
+        rejected chunk (non-finite, wrong d) leaves the model unchanged."""
+        X = check_array(X, "X")
+        block_size = check_positive(self.block_size, "block_size", integer=True)
+        if not hasattr(self, "feature_map_"):
+            fmap = draw_rff(X.shape[1], self.n_features, self.kernel, self.gamma, self.variant,
+                            check_random_state(self.random_state))
+            check_rank(self.n_components, "n_components", fmap.n_features, "the number of features")
+            S, seen = np.zeros((fmap.n_features, fmap.n_features)), 0
+        else:
+            fmap, S, seen = self.feature_map_, self.covariance_sum_.copy(), self.n_samples_seen_
+            if X.shape[1] != fmap.omega.shape[0]:
+                raise ValueError(f"X must have d = {fmap.omega.shape[0]} columns like the earlier chunks, "
+                                 f"got {X.shape[1]}")
+        for Z in fmap.blocks(X, block_size):
+            S += Z.T @ Z
+        seen += X.shape[0]
+        e, U = np.linalg.eigh(S / seen)
+        self.feature_map_, self.covariance_sum_, self.n_samples_seen_ = fmap, S, seen
+        self.all_eigenvalues_ = np.maximum(e[::-1], 0.0)
+        self.components_ = np.ascontiguousarray(U[:, ::-1][:, :self.n_components])
+        self.eigenvalues_ = self.all_eigenvalues_[:self.n_components]
+        return self
+
+    def features(self, X) -> np.ndarray:
+        """Z = z(X), the random features of X (rows)."""
+        self._check_fitted()
+        return self.feature_map_.transform(X)
+
+    def transform(self, X) -> np.ndarray:
+        """Scores z(x)^T U_k, shape (len(X), k)."""
+        return self.features(X) @ self.components_
+
+    @property
+    def space_(self) -> int:
+        """Floats held: the m' x m' sum, the d x m frequencies and m phases."""
+        self._check_fitted()
+        fmap = self.feature_map_
+        return self.covariance_sum_.size + fmap.omega.size + fmap.phase.size
+
+    def _check_fitted(self):
+        if not hasattr(self, "components_"):
+            raise RuntimeError("RFERM is not fitted yet: call fit(X) or partial_fit(X) first")
