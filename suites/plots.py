@@ -47,8 +47,19 @@ def fit_label(fit) -> str:
     if fit.predicted is not None:
         text += f" vs predicted {_fmt(fit.predicted)}"
     if fit.band is not None:
-        text += f" (band [{_fmt(fit.band[0])}, {_fmt(fit.band[1])}])"
+        text += f" (band {band_text(fit.band)})"
     return text
+
+
+def band_text(band) -> str:
+    """``[-0.600, -0.350]``, or ``<= -0.350`` / ``>= -0.600`` for a one-sided band
+    (its open end NaN or infinite)."""
+    lo, hi = (float(b) for b in band)
+    if not math.isfinite(lo):
+        return f"<= {_fmt(hi)}"
+    if not math.isfinite(hi):
+        return f">= {_fmt(lo)}"
+    return f"[{_fmt(lo)}, {_fmt(hi)}]"
 
 
 def _as_xy(fit):

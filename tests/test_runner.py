@@ -143,3 +143,10 @@ def test_plots_and_report_survive_nan(tmp_path):
                             {"cpu_count": 2}, {"numpy": "1"}, commit="abc", wall_time=3.5)
     assert "toy/odd id" in md.read_text() and "plots/toy_odd_id.png" in md.read_text()
     assert "&lt;b&gt;" in html.read_text() and "slope: -0.9 vs -1" in html.read_text()
+
+
+def test_one_sided_bands_are_labelled_as_such():
+    from suites.plots import band_text
+    assert band_text((-0.6, -0.35)) == "[-0.600, -0.350]"
+    assert band_text((float("nan"), -0.35)) == "<= -0.350"
+    assert band_text((-0.6, float("inf"))) == ">= -0.600"

@@ -388,3 +388,14 @@ def test_fit_bad_input(x, Y, match):
 def test_verdict_bad_band():
     with pytest.raises(ValueError, match="band"):
         verdict_from_ci((0.0, 1.0), (1.0, 0.0))
+
+
+@pytest.mark.parametrize("k", [3, 40])  # Lanczos branch (k < size / 10) and LAPACK subset branch
+def test_top_eigh_matches_full_eigh(k):
+    from theory.population import top_eigh
+    B = np.random.default_rng(4).standard_normal((300, 120))
+    S = B.T @ B
+    e, V = top_eigh(S, k)
+    e_ref, V_ref = np.linalg.eigh(S)
+    np.testing.assert_allclose(e, e_ref[::-1][:k], rtol=1e-12)
+    np.testing.assert_allclose(V @ V.T, V_ref[:, -k:] @ V_ref[:, -k:].T, atol=1e-10)
