@@ -32,6 +32,17 @@ from .machine import git_commit, versions as _versions
 from .registry import Cell, Claim, Result, Verdict
 
 
+def limit_threads(n_threads: int) -> None:
+    """Cap the BLAS (threadpoolctl) and Numba thread pools of a worker process at
+    ``n_threads``, so that the workers together use cpu_count threads rather
+    than workers x cpu_count (oversubscription slowed cells several-fold on a
+    loaded 2-core machine). Results do not depend on it (DESIGN.md)."""
+    import numba  # loads its OpenMP layer, which threadpoolctl then limits too
+    from threadpoolctl import threadpool_limits
+    threadpool_limits(n_threads)
+    numba.set_num_threads(min(n_threads, numba.config.NUMBA_NUM_THREADS))
+
+
 class MetricsError(ValueError):
     """A claim's ``run_cell`` returned something other than a dict of
     finite-or-NaN floats."""
@@ -250,7 +261,10 @@ def run_sweep(claims, profile: str, store, options: Optional[dict] = None,
                 record(claim, cell, _execute_safe(cell, claim.run_cell))
         elif todo:
             if executor is None:
-                executor = own = ProcessPoolExecutor(max_workers=min(jobs or os.cpu_count() or 1, len(todo)))
+                workers = min(jobs or os.cpu_count() or 1, len(todo))
+                executor = own = ProcessPoolExecutor(
+                    max_workers=workers, initializer=limit_threads,
+                    initargs=(max(1, (os.cpu_count() or 1) // workers),))
             futures = {executor.submit(_execute_safe, cell, claim.run_cell): (claim, cell)
                        for claim, cell in todo}
             try:

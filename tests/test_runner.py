@@ -150,3 +150,15 @@ def test_one_sided_bands_are_labelled_as_such():
     assert band_text((-0.6, -0.35)) == "[-0.600, -0.350]"
     assert band_text((float("nan"), -0.35)) == "<= -0.350"
     assert band_text((-0.6, float("inf"))) == ">= -0.600"
+
+
+def test_limit_threads_caps_numba_and_blas():
+    import numba
+    from threadpoolctl import threadpool_info, threadpool_limits
+    from suites.runner import limit_threads
+    before = numba.get_num_threads()
+    with threadpool_limits():  # restores the BLAS limits on exit
+        limit_threads(1)
+        assert numba.get_num_threads() == 1
+        assert all(p["num_threads"] == 1 for p in threadpool_info() if p["user_api"] == "blas")
+    numba.set_num_threads(before)
