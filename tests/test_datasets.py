@@ -90,3 +90,54 @@ def test_cli_digit_without_data_and_corrupt_data_are_usage_errors(tmp_path, caps
                  "--data", str(bad), "--out", str(tmp_path / "r2")])
     err = capsys.readouterr().err
     assert code != 0 and "bad.npz" in err and "Traceback" not in err
+
+
+# -- the UCI sets of Hallgren (2021), shipped by the nystrompca wheel --------------------------
+
+from suites import datasets as ds  # noqa: E402
+
+
+@pytest.mark.parametrize("name", ["magic", "yeast", "cardiotocography", "segmentation", "drug", "dailykos",
+                                  "airfoil"])
+def test_uci_sets_match_the_papers_code(name):
+    """Same rows and columns as nystrompca/experiments/data.py (first n rows), after
+    dropping constant columns and standardising."""
+    from nystrompca.experiments import data
+
+    theirs = getattr(data, f"get_{name}_data")(300)
+    theirs = np.asarray(theirs[0] if isinstance(theirs, tuple) else theirs, dtype=float)
+    theirs = theirs[:, theirs.std(axis=0) > 0]
+    X, y = ds.load_uci(name, n=300)
+    np.testing.assert_allclose(X, (theirs - theirs.mean(0)) / theirs.std(0), atol=1e-12)
+    assert (y is not None) == (name == "airfoil")
+
+
+def test_uci_random_rows_and_raw_values():
+    X1, _ = ds.load_uci("yeast", n=100, rows="random", random_state=0)
+    X2, _ = ds.load_uci("yeast", n=100, rows="random", random_state=0)
+    np.testing.assert_array_equal(X1, X2)
+    Xf, _ = ds.load_uci("yeast", n=100)
+    assert not (X1.shape == Xf.shape and np.allclose(X1, Xf))
+    raw, y = ds.load_uci("airfoil", n=None, standardize=False)
+    assert raw.shape == (1503, 5) and y.shape == (1503,) and raw[0, 0] == 800
+    digits, _ = ds.load_uci("digits", n=1000)
+    assert digits.shape[0] == 1000 and np.allclose(digits.std(0), 1)
+
+
+@pytest.mark.parametrize("kw,match", [
+    (dict(name="mnist"), "dataset must be one of"),
+    (dict(name="yeast", rows="last"), "rows must be one of"),
+    (dict(name="yeast", n=5000), "n = 5000 exceeds the 1484 rows"),
+])
+def test_uci_bad_input(kw, match):
+    with pytest.raises(ValueError, match=match):
+        ds.load_uci(**kw)
+
+
+def test_missing_nystrompca_is_a_clear_message(monkeypatch):
+    def missing(name):
+        raise ds.importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(ds.importlib.metadata, "distribution", missing)
+    with pytest.raises(ValueError, match="optional package 'nystrompca'.*pip install nystrompca"):
+        ds.load_uci("magic")

@@ -1,0 +1,60 @@
+"""Deliberately broken variants for the hallgren21 planted-fault tests. Each must turn
+a claim's verdict to "fails"; they live here, never in methods/ or theory/."""
+
+import numpy as np
+
+from methods.centered_nystrom import CenteredNystromKPCA
+from methods.kpcr import KPCR
+from methods.nystrom import NystromKPCA
+from methods.subset_pca import SubsetPCA
+from theory.mehler import mehler_eigenvalues
+
+
+def own_means(Kmm):
+    """K_mm double-centred with its own row / column means (reference pitfall 2)."""
+    return Kmm - Kmm.mean(axis=0)[None, :] - Kmm.mean(axis=1)[:, None] + Kmm.mean()
+
+
+class OwnMeansCenteredNystrom(CenteredNystromKPCA):
+    """The literal form with K'_mm centred by the subset's own means instead of the
+    full-data c, s of Theorem 1."""
+
+    def _centring(self, Kmm, colsum, n):
+        terms = super()._centring(Kmm, colsum, n)
+        return {**terms, "Kp_mm": own_means(Kmm)}
+
+
+class OwnMeansSubsetPCA(SubsetPCA):
+    """Subset PCA whose K'_mm is centred with its own means: rank m - 1, so it misses one
+    direction of H_S and Proposition 2's equality at d = m breaks."""
+
+    def _terms(self, Kmm, colsum, n):
+        terms = super()._terms(Kmm, colsum, n)
+        return {**terms, "Kp_mm": own_means(Kmm)}
+
+
+class UncentredAsCentredNystrom(NystromKPCA):
+    """An uncentred Nyström fit reported as the centred one (the mean direction counts
+    as variance)."""
+
+    def __init__(self, n_components, kernel, landmarks=100, **kw):
+        super().__init__(n_components, kernel, landmarks=landmarks, center=False)
+
+
+class KPCRWithoutFactorN(KPCR):
+    """beta = Lambda_d^{-1} W_d^T y~: the (n Lambda_d)^{-1} of Sec. 8 as the OCR prints it."""
+
+    def fit(self, X, y):
+        super().fit(X, y)
+        self.coef_ = self.coef_ * np.asarray(X).shape[0]
+        return self
+
+
+def unnormalised_gram_eigenvalues(K):
+    """eig(K) where C_n needs eig(K / n) (reference pitfall 3: three eigenvalue scalings)."""
+    return np.linalg.eigvalsh(K)[::-1]
+
+
+def mehler_wrong_convention(gamma, data_var, count):
+    """The oracle evaluated at gamma / 2: exp(-||x-y||^2 / (2 s^2)) read as gamma = 1/s^2."""
+    return mehler_eigenvalues(gamma / 2, data_var, count)

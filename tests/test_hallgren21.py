@@ -1,0 +1,205 @@
+"""hallgren21 (seeds/003): the methods and the bound against hand values and exact
+identities, then every claim at the ``ci`` profile with its verdict asserted and a
+planted fault that turns each verdict. Cells run serially in-process so that the
+monkeypatched estimators take effect."""
+
+import math
+
+import numpy as np
+import pytest
+
+import suites.hallgren21 as h21
+from kernels import Kernel
+from methods.centered_nystrom import CenteredNystromKPCA
+from methods.exact import ExactKPCA
+from methods.landmarks import FixedLandmarks
+from methods.subset_pca import SubsetPCA, WilliamsSeegerKPCA
+from suites.registry import Result, get, select
+from tests import faults_hallgren21 as faults
+from theory.hallgren_bounds import (C_STAR, corollary61_bounds, hs_distance, kernel_bound, theorem3_bound,
+                                    theorem3_D)
+
+
+def run_claim(claim_id, profile="ci"):
+    claim = get(claim_id)
+    return claim.judge([Result(c, claim.run_cell(c)) for c in claim.cells(profile, {})], profile)
+
+
+def data(n=200, seed=0, p=3):
+    return np.random.default_rng(seed).uniform(size=(n, p))
+
+
+# -- methods -------------------------------------------------------------------------------
+
+def test_literal_and_fast_forms_agree_and_new_points_reproduce_scores():
+    X, kern = data(), Kernel("gaussian", gamma=10.0)
+    lm = FixedLandmarks(tuple(range(0, 200, 5)))
+    lit = CenteredNystromKPCA(5, kern, landmarks=lm, form="literal").fit(X)
+    fast = CenteredNystromKPCA(5, kern, landmarks=lm).fit(X)
+    np.testing.assert_allclose(fast.eigenvalues_, lit.eigenvalues_, rtol=1e-8)
+    np.testing.assert_allclose(fast.scores_, lit.scores_, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(lit.transform(X), lit.scores_, rtol=1e-8, atol=1e-12)
+    W = lit.scores_
+    np.testing.assert_allclose(W.T @ W, 200 * np.diag(lit.eigenvalues_), atol=1e-9 * 200 * lit.eigenvalues_[0])
+    # sign convention: the mid-range of every score column is >= 0
+    assert ((W.min(0) + W.max(0)) / 2 >= 0).all()
+    np.testing.assert_allclose(lit.explained_variance_ratio_.sum(), lit.eigenvalues_.sum() / lit.trace_)
+
+
+def test_m_equals_n_needs_the_pseudo_inverse_and_equals_centred_kpca():
+    X, kern = data(120), Kernel("gaussian", gamma=10.0)
+    full = CenteredNystromKPCA(4, kern, landmarks=FixedLandmarks(tuple(range(120))), form="literal").fit(X)
+    assert full.effective_rank_ == 119  # K'_mm is singular: rank n - 1
+    ex = ExactKPCA(4, kern, center=True).fit(X)
+    np.testing.assert_allclose(full.eigenvalues_, ex.eigenvalues_, rtol=1e-8)
+
+
+def test_proposition1_and_in_sample_order_kpca_nystrom_subset():
+    X, kern = np.random.default_rng(1).normal(size=(300, 4)), Kernel("gaussian", gamma=0.3)
+    lm = FixedLandmarks(tuple(range(0, 300, 10)))
+    ny = CenteredNystromKPCA(30, kern, landmarks=lm, form="literal", rcond=1e-12).fit(X)
+    sp = SubsetPCA(30, kern, landmarks=lm, rcond=1e-12).fit(X)
+    ex = ExactKPCA(30, kern, center=True).fit(X)
+    d = np.arange(1, 31)
+    R_ex, R_ny, R_sp = (np.array([e.insample_error(j) for j in d]) for e in (ex, ny, sp))
+    assert (R_ny - R_ex >= -1e-12).all() and (R_sp - R_ny >= -1e-12).all()
+    assert (R_sp[:-1] - R_ny[:-1] > 0).all()  # strict for d < m
+    assert abs(R_sp[-1] - R_ny[-1]) <= 1e-10 * ex.trace_  # equality at d = m (Prop. 2)
+
+
+def test_williams_seeger_scores_are_not_orthogonal():
+    """The negative control of Eq. (1): W^T W != n diag(eigenvalues)."""
+    X, kern = data(), Kernel("gaussian", gamma=10.0)
+    ws = WilliamsSeegerKPCA(5, kern, landmarks=40, random_state=0).fit(X)
+    W = ws.transform(X)
+    off = W.T @ W - np.diag(np.diag(W.T @ W))
+    assert np.abs(off).max() > 1e-3 * 200 * ws.eigenvalues_[0]
+    assert np.abs(np.diag(W.T @ W) / 200 - ws.eigenvalues_).max() > 1e-2 * ws.eigenvalues_[0]
+
+
+# -- the bound -------------------------------------------------------------------------------
+
+def test_hand_values_of_theorem3():
+    assert C_STAR == pytest.approx(1.7765741, abs=1e-7)
+    assert theorem3_D(1000, 100, 1.0, 0.9) == pytest.approx(0.2333241, abs=1e-7)
+    # alpha = 0.5: delta = ln 4
+    want = 0.9 * (math.sqrt(2 * math.log(4)) / math.sqrt(900) + C_STAR / 10)
+    assert theorem3_D(1000, 100, 1.0, 0.5) == pytest.approx(want, rel=1e-12)
+    assert theorem3_D(100, 100) == 0.0
+
+
+def test_bound_formula_by_hand_and_against_the_papers_code():
+    Kmm = np.diag([40.0, 30.0, 29.9, 1.0])  # lam^m = 10, 7.5, 7.475, 0.25
+    D = theorem3_D(1000, 4)
+    lam = np.array([10, 7.5, 7.475, 0.25])
+    Dj = np.minimum(1, D**2 / (lam[:-1] - lam[1:]) ** 2)
+    want = np.cumsum(lam[:3] * Dj) + D * np.maximum.accumulate(Dj)
+    np.testing.assert_allclose(theorem3_bound(Kmm, 1000, 3), want, rtol=1e-12)
+    from nystrompca.algorithms.bound import calc_conf_bound
+    X = np.random.default_rng(0).normal(size=(60, 3))
+    K = Kernel("gaussian", gamma=0.5).block(X)
+    np.testing.assert_allclose(theorem3_bound(K, 500, 59), calc_conf_bound(K, 500, 1.0)[:59], rtol=1e-12)
+    assert (theorem3_bound(K, 60, 5) == 0).all()  # m = n
+    assert (theorem3_bound(K, 500, 10, variant="conservative") > theorem3_bound(K, 500, 10)).all()
+
+
+def test_hs_distance_from_kernel_sums_matches_explicit_features():
+    X = np.random.default_rng(2).normal(size=(50, 3))
+    idx = np.arange(0, 50, 5)
+    Z = X  # linear kernel: z = x, C = Z^T Z / n
+    Cn, Cm = Z.T @ Z / 50, Z[idx].T @ Z[idx] / 10
+    assert hs_distance(X, idx, Kernel("linear"), block_size=7) == pytest.approx(np.linalg.norm(Cn - Cm), rel=1e-10)
+
+
+def test_corollary61_values():
+    b = corollary61_bounds(1000, 1.0, 0.9)
+    assert b["sup_eig"] == pytest.approx(math.sqrt(2 * math.log(20) / 1000))
+    assert b["sum_sq_eig"] == pytest.approx(2 * math.log(20) / 1000)
+
+
+def test_gaussian_gram_eigenvalues_without_forming_K():
+    x = np.random.default_rng(3).normal(size=300)
+    K = Kernel("gaussian", gamma=1.0).block(x[:, None])
+    want = np.linalg.eigvalsh(K / 300)[::-1][:20]
+    np.testing.assert_allclose(h21.gaussian_gram_eigenvalues_1d(x, 1.0, 20), want, atol=1e-13)
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda: theorem3_bound(np.eye(5), 100, 5), "d = 5 must be at most m - 1 = 4"),
+    (lambda: theorem3_bound(np.eye(5), 100, 0), "d"),
+    (lambda: theorem3_D(10, 20), "m = 20 must not exceed n = 10"),
+    (lambda: theorem3_D(100, 10, alpha=1.0), "alpha"),
+    (lambda: kernel_bound(Kernel("polynomial", degree=2)), "unbounded.*Eq. \\(5\\)"),
+    (lambda: kernel_bound(Kernel("linear")), "unbounded"),
+    (lambda: CenteredNystromKPCA(3, form="exact"), "form must be one of"),
+    (lambda: CenteredNystromKPCA(3, landmarks=300).fit(data(100)), "m = 300"),
+    (lambda: CenteredNystromKPCA(3, landmarks=300, form="literal").fit(data(100)), "m = 300"),
+    (lambda: SubsetPCA(5, landmarks=3).fit(data(50)), "n_components = 5 must not exceed m = 3"),
+])
+def test_bad_input_is_a_clear_value_error(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_normalised_polynomial_kernel_is_bounded_by_one():
+    kern = Kernel("polynomial", gamma=1.0, coef0=1.0, degree=2, normalize=True)
+    X = np.random.default_rng(4).normal(size=(30, 3)) * 10
+    K = kern.block(X)
+    raw = (X @ X.T + 1) ** 2
+    np.testing.assert_allclose(K, raw / np.sqrt(np.outer(np.diag(raw), np.diag(raw))), rtol=1e-12)
+    assert kernel_bound(kern) == 1.0 and np.abs(K).max() <= 1 + 1e-12
+
+
+def test_table3_metric_equals_the_papers_code_on_yeast():
+    """Our Subset / Nyström / KPCA columns for yeast, seed 1, against nystrompca's own
+    methods experiment (its Python kernel loops: independent code)."""
+    import warnings
+
+    from nystrompca.experiments import methods_experiments as me
+    from sklearn.model_selection import train_test_split
+    from sklearn.preprocessing import StandardScaler
+
+    from suites.datasets import load_uci
+    from suites.registry import Cell
+
+    X, _ = load_uci("yeast", standardize=False)
+    Xtr, Xte = train_test_split(X, test_size=0.25, random_state=1)
+    sc = StandardScaler()
+    Xtr, Xte = sc.fit_transform(Xtr), sc.transform(Xte)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fs, fn, _, sigma = me.run_nystrom_kpca(Xtr, Xte, "rbf", 100, 10, 1)
+        fk, _ = me.run_kernel_pca(Xtr, Xte, "rbf", 10, sigma)
+    ours = h21.run_table3_cell(Cell.make("hallgren21.table3", "subset-nystrom-kpca", 1000, 1, data="yeast"))
+    # distances via the Gram expansion vs the code's explicit differences: observed
+    # relative difference 6.7e-11 (yeast, seed 1), round-off of ||x||^2 + ||y||^2 - 2 x.y
+    assert ours["gamma"] == pytest.approx(1 / sigma**2, rel=1e-9)
+    for key, theirs in (("sub", fs), ("nys", fn), ("kpca", fk)):
+        np.testing.assert_allclose(h21._curve(ours, key), theirs, rtol=1e-6)
+
+
+# -- claims at the ci profile ----------------------------------------------------------------
+
+def test_every_hallgren21_claim_of_claims_md_is_registered():
+    assert {c.id for c in select(["hallgren21"])} == {"hallgren21." + s for s in (
+        "identities", "prop1-2", "table3", "thm3-coverage", "cor61", "kpcr")}
+
+
+@pytest.mark.parametrize("claim_id", sorted(c.id for c in select(["hallgren21"])))
+def test_claim_holds_at_ci_profile(claim_id):
+    verdict = run_claim(claim_id)
+    assert verdict.status == "holds", verdict.summary
+
+
+@pytest.mark.parametrize("claim_id,attr,fault", [
+    ("hallgren21.identities", "CenteredNystromKPCA", faults.OwnMeansCenteredNystrom),
+    ("hallgren21.prop1-2", "SubsetPCA", faults.OwnMeansSubsetPCA),
+    ("hallgren21.table3", "CenteredNystromKPCA", faults.UncentredAsCentredNystrom),
+    ("hallgren21.thm3-coverage", "gram_eigenvalues", faults.unnormalised_gram_eigenvalues),
+    ("hallgren21.cor61", "mehler_eigenvalues", faults.mehler_wrong_convention),
+    ("hallgren21.kpcr", "KPCR", faults.KPCRWithoutFactorN),
+])
+def test_planted_fault_fails_the_claim(monkeypatch, claim_id, attr, fault):
+    monkeypatch.setattr(h21, attr, fault)
+    verdict = run_claim(claim_id)
+    assert verdict.status == "fails", verdict.summary

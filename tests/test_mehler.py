@@ -1,0 +1,115 @@
+"""The Mehler oracle (theory/mehler.py): closed-form eigenpairs of the Gaussian
+kernel under Gaussian data, checked against quadrature, against eig(K/n) and
+against independent closed forms."""
+
+import numpy as np
+import pytest
+from scipy.linalg import eigh
+
+from kernels import Kernel, draw_rff
+from theory.mehler import (MehlerModel, gauss_hermite, mehler_constants, mehler_eigenfunctions,
+                           mehler_eigenvalues)
+
+GAMMA = 1.0 / (2 * 0.7**2)  # seed 002's pilot: s = 1, l = 0.7
+
+
+def _nystrom_quadrature_eigs(model):
+    """Eigenvalues of W^{1/2} K W^{1/2} on the Gauss-Hermite grid (an independent route)."""
+    x, w = model.quadrature()
+    K = Kernel("gaussian", model.gamma).block(x, x)
+    sw = np.sqrt(w)
+    return np.linalg.eigvalsh(sw[:, None] * K * sw)[::-1]
+
+
+def test_pilot_values_of_the_reference_notes():
+    # reference/seed002.md section 5 [pilot]: s = 1, l = 0.7 gives 0.49664, 0.24999, 0.12584, 0.06334
+    lam = mehler_eigenvalues(GAMMA, 1.0, 4)
+    np.testing.assert_allclose(lam, [0.49664, 0.24999, 0.12584, 0.06334], atol=6e-6)
+    a, b, c, A, B = mehler_constants(GAMMA, 1.0)
+    assert a == 0.25 and b == GAMMA and np.isclose(c * c, a * a + 2 * a * b) and np.isclose(B, b / A)
+
+
+@pytest.mark.parametrize("gamma, var", [(GAMMA, 1.0), (0.1, 3.0), (4.0, 0.5)])
+def test_eigenvalues_match_quadrature(gamma, var):
+    model = MehlerModel(gamma, (var,), n_nodes=150)
+    e = _nystrom_quadrature_eigs(model)
+    np.testing.assert_allclose(e[:15], mehler_eigenvalues(gamma, var, 15), rtol=1e-8, atol=1e-13)
+
+
+def test_eigenvalues_match_the_empirical_gram_spectrum():
+    # eig(K/n) at n = 1000 against the closed form. Spread measured over seeds
+    # 0..19: max relative deviation of the top 4 was 0.051, 0.042, 0.039, 0.081,
+    # so 0.12 is the tolerance for one seed.
+    n = 1000
+    x = np.random.default_rng(3).standard_normal((n, 1))
+    e = eigh(Kernel("gaussian", GAMMA).block(x, x) / n, eigvals_only=True, subset_by_index=[n - 4, n - 1])[::-1]
+    lam = mehler_eigenvalues(GAMMA, 1.0, 4)
+    assert np.all(np.abs(e - lam) / lam < 0.12)
+    # negative control: the (x-y)^2/(2 l^2) convention mixed up (gamma read as
+    # 1/l^2): relative deviations 0.29, 0.05, 0.14, 0.30 on this sample
+    wrong = mehler_eigenvalues(1.0 / 0.7**2, 1.0, 4)
+    assert np.any(np.abs(e - wrong) / wrong > 0.2)
+
+
+def test_eigenfunctions_are_orthonormal_eigenfunctions():
+    model = MehlerModel(GAMMA, (1.0,), n_nodes=150)
+    x, w = model.quadrature()
+    x = x[:, 0]
+    P = mehler_eigenfunctions(x, GAMMA, 1.0, 12)
+    np.testing.assert_allclose((P * w[:, None]).T @ P, np.eye(12), atol=1e-12)
+    # (L phi_j)(y) = int k(x, y) phi_j(x) d rho(x) = lambda_j phi_j(y) at off-grid points y
+    y = np.linspace(-2.5, 2.5, 7)
+    LP = Kernel("gaussian", GAMMA).block(y[:, None], x[:, None]) @ (P * w[:, None])
+    np.testing.assert_allclose(LP, mehler_eigenfunctions(y, GAMMA, 1.0, 12) * mehler_eigenvalues(GAMMA, 1.0, 12),
+                               atol=1e-12)
+
+
+def test_anisotropic_product_model():
+    model = MehlerModel(0.5, (1.0, 0.3), n_nodes=60)
+    lam = model.eigenvalues
+    assert np.all(np.diff(lam) <= 0) and model.dropped_mass < 1e-12
+    # leading eigenvalues distinct (relative gaps), unlike the isotropic model
+    assert np.min(-np.diff(lam[:11]) / lam[1:11]) > 0.05
+    iso = MehlerModel(0.5, (1.0, 1.0), n_nodes=20)
+    assert np.isclose(iso.eigenvalues[1], iso.eigenvalues[2])
+    # a 30 x 30 grid (900 nodes) reproduces the top 20 to 2.3e-5 (1.1e-8 with 40 x 40)
+    np.testing.assert_allclose(_nystrom_quadrature_eigs(MehlerModel(0.5, (1.0, 0.3), n_nodes=30))[:20], lam[:20],
+                               rtol=1e-4)
+    x, w = model.quadrature()
+    P = model.eigenfunctions(x, 20)
+    np.testing.assert_allclose((P * w[:, None]).T @ P, np.eye(20), atol=1e-10)
+
+
+def test_feature_population_against_closed_forms():
+    """C = E[z z^T] for cos features has the closed form
+    (1/m)[cos(b_i - b_j) e^{-(w_i - w_j)^2 s^2 / 2} + cos(b_i + b_j) e^{-(w_i + w_j)^2 s^2 / 2}];
+    M = E[z(x) k(x, y) z(y)^T] is checked by a direct double quadrature."""
+    s2 = 1.3
+    model = MehlerModel(GAMMA, (s2,), n_nodes=120)
+    fmap = draw_rff(1, 40, "gaussian", GAMMA, "cos", random_state=0)
+    pop = model.feature_population(fmap.transform)
+    w, b = fmap.omega[0], fmap.phase
+    C = (np.cos(b[:, None] - b) * np.exp(-(w[:, None] - w) ** 2 * s2 / 2)
+         + np.cos(b[:, None] + b) * np.exp(-(w[:, None] + w) ** 2 * s2 / 2)) / 40
+    np.testing.assert_allclose(pop.C, C, atol=1e-13)
+    x, q = model.quadrature()
+    Zq = fmap.transform(x) * q[:, None]
+    np.testing.assert_allclose(pop.M, Zq.T @ Kernel("gaussian", GAMMA).block(x, x) @ Zq, atol=1e-12)
+
+
+def test_gauss_hermite_moments():
+    x, w = gauss_hermite(2.0, 30)
+    assert np.isclose(w.sum(), 1.0) and np.isclose(w @ x**2, 2.0) and np.isclose(w @ x**4, 12.0)
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="gamma"):
+        mehler_eigenvalues(0.0, 1.0, 3)
+    with pytest.raises(ValueError, match="data_var"):
+        mehler_eigenvalues(1.0, -1.0, 3)
+    with pytest.raises(ValueError, match="count"):
+        mehler_eigenvalues(1.0, 1.0, 0)
+    with pytest.raises(ValueError, match="data_vars"):
+        MehlerModel(1.0, (1.0, 0.0))
+    with pytest.raises(ValueError, match="columns"):
+        MehlerModel(1.0, (1.0,)).eigenfunctions(np.zeros((3, 2)))

@@ -1,0 +1,185 @@
+"""The confidence bound of Hallgren (2021), Theorem 3, its conservative variant, the
+Corollary 6.1 bounds, and ||C_n - C_m||_HS from kernel sums (seeds/003;
+reference/seed003.md sections 2.6 and 3).
+
+Theorem 3 (zero-mean setting, B = sup_x k(x, x), d = 1..m-1): with confidence
+alpha = 1 - 2 e^{-delta}, i.e. delta = ln(2 / (1 - alpha)),
+
+.. math::  R_n(\\tilde V_d) - R_n(\\hat V_d) \\le \\sum_{j \\le d} \\hat\\lambda^m_j D_j
+           + D \\max_{k \\le d} D_k,
+
+    D = \\frac{n-m}{n}\\Big(\\frac{B\\sqrt{2\\delta}}{\\sqrt{n-m}} + \\frac{B^2}{\\sqrt m} c^*\\Big),
+    \\quad c^* = \\sqrt{2\\ln 2} + 2\\sqrt{2\\pi}\\,\\Phi(-\\sqrt{2\\ln 2}) = 1.7765741,
+
+    D_j = \\min(1, D^2 / (\\hat\\lambda^m_j - \\hat\\lambda^m_{j+1})^2)\\ (\\text{one-sided gap; } 1 \\text{ if the gap} \\le 10^{-14}),
+
+with lambda^m the eigenvalues of the *uncentred* K_mm / m (below 1e-12 set to 0), as in
+the paper and its code at commit 3361539. Only the m subset points are needed:
+O(m^3) time, O(m^2) memory. m = n gives 0 (Nyström is exact).
+
+The proof has gaps (reference 3, caveats a-f: ||z z^* - E|| <= B is false in general,
+a sqrt 2 is missing; the expectation step is not a high-probability step; Lidskii in
+HS norm needs sqrt d; Davis-Kahan needs the two-sided gap and a factor 2). The
+conservative variant repairs them (reference 3, "Implement a conservative variant"):
+
+.. math::  D' = \\frac{n-m}{n}\\sqrt2\\, B\\sqrt{2\\delta'}\\Big(\\frac1{\\sqrt{n-m}} + \\frac1{\\sqrt m}\\Big),
+    \\quad D'_j = \\min(1, 4 D'^2 / g_j^2),\\ g_j = \\min(\\lambda_{j-1} - \\lambda_j, \\lambda_j - \\lambda_{j+1}),
+    \\ \\lambda_0 = \\infty,
+
+    \\text{bound}' = \\sum_{j \\le d} \\hat\\lambda^m_j D'_j + \\sqrt d\\, D' \\max_{k \\le d} D'_k,
+
+at confidence 1 - 4 e^{-delta'}, so delta' = ln(4 / (1 - alpha)) for the same alpha.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.stats import norm
+
+from kernels import Kernel, check_array, check_positive
+
+#: c* = sqrt(2 ln 2) + 2 sqrt(2 pi) Phi(-sqrt(2 ln 2)) (Theorem 3).
+C_STAR = math.sqrt(2 * math.log(2)) + 2 * math.sqrt(2 * math.pi) * norm.cdf(-math.sqrt(2 * math.log(2)))
+VARIANTS = ("paper", "conservative")
+#: Eigenvalues of K_mm / m below this are set to 0 (the paper's code).
+EIG_FLOOR = 1e-12
+#: Gaps at or below this count as ties: D_j = 1 (the paper's code).
+GAP_FLOOR = 1e-14
+
+
+def _check_alpha(alpha):
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.floating)) or not 0 < alpha < 1:
+        raise ValueError(f"alpha must be a confidence level in (0, 1), got {alpha!r}")
+    return float(alpha)
+
+
+def kernel_bound(kernel: Kernel) -> float:
+    """B = sup_x k(x, x) over the whole input space: 1 for the Gaussian, Laplacian,
+    Cauchy and normalised polynomial kernels (Eq. (5)). Unbounded kernels raise: the
+    maximum over a sample is not a bound on the input space."""
+    if kernel.name in ("gaussian", "laplacian", "cauchy") or (kernel.name == "polynomial" and kernel.normalize):
+        return 1.0
+    raise ValueError(f"B = sup k(x, x) of the {kernel.name} kernel is unbounded, so Theorem 3 does not apply; "
+                     f"normalise it by Eq. (5), k(x, y) / sqrt(k(x, x) k(y, y)) (Kernel('polynomial', "
+                     f"normalize=True)), or pass B explicitly for a bounded input domain")
+
+
+def theorem3_D(n: int, m: int, B: float = 1.0, alpha: float = 0.9, variant: str = "paper") -> float:
+    """D of Theorem 3 (``variant="paper"``) or D' of the conservative variant.
+
+    Hand value (reference 2.6): n = 1000, m = 100, B = 1, alpha = 0.9 gives
+    D = 0.9 (0.0815916 + 0.1776574) = 0.2333241.
+    """
+    n = check_positive(n, "n", integer=True)
+    m = check_positive(m, "m", integer=True)
+    B = check_positive(B, "B")
+    alpha = _check_alpha(alpha)
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
+    if m > n:
+        raise ValueError(f"m = {m} must not exceed n = {n}")
+    if m == n:
+        return 0.0
+    if variant == "paper":
+        delta = math.log(2 / (1 - alpha))
+        return (n - m) / n * (B * math.sqrt(2 * delta) / math.sqrt(n - m) + B**2 / math.sqrt(m) * C_STAR)
+    delta = math.log(4 / (1 - alpha))
+    return (n - m) / n * math.sqrt(2) * B * math.sqrt(2 * delta) * (1 / math.sqrt(n - m) + 1 / math.sqrt(m))
+
+
+def subset_eigenvalues(Kmm) -> np.ndarray:
+    """lambda^m_j: eigenvalues of the uncentred K_mm / m, descending, < 1e-12 set to 0."""
+    Kmm = check_array(Kmm, "Kmm")
+    if Kmm.shape[0] != Kmm.shape[1]:
+        raise ValueError(f"Kmm must be square, got shape {Kmm.shape}")
+    lam = np.linalg.eigvalsh((Kmm + Kmm.T) / 2 / Kmm.shape[0])[::-1]
+    lam[lam < EIG_FLOOR] = 0.0
+    return lam
+
+
+def theorem3_bound(Kmm, n: int, d: int, B: float = 1.0, alpha: float = 0.9, variant: str = "paper") -> np.ndarray:
+    """The bound on R_n(V~_j) - R_n(V^_j) for j = 1..d (module docstring).
+
+    Parameters
+    ----------
+    Kmm : (m, m) the uncentred kernel matrix of the subset.
+    n : the size of the full data set, n >= m.
+    d : the largest dimension, 1 <= d <= m - 1 (the theorem needs lambda_{d+1}).
+    B : sup_x k(x, x); see :func:`kernel_bound`.
+    alpha : the confidence level.
+    variant : "paper" (Theorem 3 as printed) or "conservative".
+
+    Returns
+    -------
+    (d,) ndarray; zeros when m = n.
+    """
+    lam = subset_eigenvalues(Kmm)
+    m = lam.size
+    d = check_positive(d, "d", integer=True)
+    if d >= m:
+        raise ValueError(f"d = {d} must be at most m - 1 = {m - 1}: Theorem 3 needs the gap to lambda_(d+1)")
+    D = theorem3_D(n, m, B, alpha, variant)
+    if m == n:
+        return np.zeros(d)
+    below = lam[:-1] - lam[1:]
+    if variant == "paper":
+        gaps = below[:d]
+        Dj = np.ones(d)
+        ok = gaps > GAP_FLOOR
+        Dj[ok] = np.minimum(1.0, D**2 / gaps[ok] ** 2)
+        extra = D * np.maximum.accumulate(Dj)
+    else:
+        above = np.concatenate([[np.inf], below])[:d]
+        gaps = np.minimum(above, below[:d])
+        Dj = np.ones(d)
+        ok = gaps > GAP_FLOOR
+        Dj[ok] = np.minimum(1.0, 4 * D**2 / gaps[ok] ** 2)
+        extra = np.sqrt(np.arange(1, d + 1)) * D * np.maximum.accumulate(Dj)
+    return np.cumsum(lam[:d] * Dj) + extra
+
+
+def corollary61_bounds(n: int, B: float = 1.0, alpha: float = 0.9) -> dict:
+    """The bounds of Corollary 6.1 (uncentred C, each w.p. >= 1 - 2 e^{-delta}):
+
+    * ``hs``: ||C - C_n||_HS <= B sqrt(2 delta / n);
+    * ``sup_eig``: sup_j |lambda_j - lambda^n_j| <= B sqrt(2 delta / n);
+    * ``sum_sq_eig``: sum_j (lambda_j - lambda^n_j)^2 <= 2 B^2 delta / n;
+    * ``trace``: |Tr C - Tr C_n| <= B sqrt(2 delta / n).
+
+    They rest on ||z z^* - E Z Z^*||_HS <= B, which is false in general (reference 3,
+    caveat a: positivity gives only sqrt 2 B).
+    """
+    n = check_positive(n, "n", integer=True)
+    B = check_positive(B, "B")
+    delta = math.log(2 / (1 - _check_alpha(alpha)))
+    eps = B * math.sqrt(2 * delta / n)
+    return {"hs": eps, "sup_eig": eps, "sum_sq_eig": 2 * B**2 * delta / n, "trace": eps}
+
+
+def hs_distance_sq(sum_K2: float, sum_Knm2: float, sum_Kmm2: float, n: int, m: int) -> float:
+    """||C_n - C_m||_HS^2 = sum K^2 / n^2 - 2 sum K_nm^2 / (n m) + sum K_mm^2 / m^2 from the
+    three sums of squared kernel values (<z_i (x) z_i, z_j (x) z_j>_HS = k(x_i, x_j)^2),
+    clipped at 0 against round-off."""
+    return max(sum_K2 / n**2 - 2 * sum_Knm2 / (n * m) + sum_Kmm2 / m**2, 0.0)
+
+
+def hs_distance(X, subset, kernel: Kernel, block_size: int = 2048) -> float:
+    """||C_n - C_m||_HS for C_m the covariance of the rows ``subset`` of X, from kernel sums:
+
+    .. math::  \\|C_n - C_m\\|_{HS}^2 = \\frac{\\sum K^2}{n^2} - \\frac{2 \\sum K_{nm}^2}{n m}
+               + \\frac{\\sum K_{mm}^2}{m^2}
+
+    (:func:`hs_distance_sq`), the n x n sum blockwise: O(n^2) time, O(b n) memory.
+    """
+    X = check_array(X, "X")
+    idx = np.asarray(subset)
+    if idx.ndim != 1 or idx.size == 0 or idx.min() < 0 or idx.max() >= X.shape[0]:
+        raise ValueError(f"subset must be a non-empty list of row indices of X (n = {X.shape[0]})")
+    n, m = X.shape[0], idx.size
+    block_size = check_positive(block_size, "block_size", integer=True)
+    sum_K2 = sum(float((kernel.block(X[s:s + block_size], X, validate=False) ** 2).sum())
+                 for s in range(0, n, block_size))
+    Knm = kernel.block(X, X[idx], validate=False)
+    return math.sqrt(hs_distance_sq(sum_K2, float((Knm**2).sum()), float((Knm[idx] ** 2).sum()), n, m))

@@ -1,0 +1,239 @@
+"""The Mehler oracle: the Gaussian kernel under Gaussian data, in closed form
+(reference/seed002.md section 5 "Ground truth"; Rasmussen & Williams, GPML
+section 4.3.1; DESIGN.md "Population models").
+
+1-D. For k(x, y) = exp(-gamma (x - y)^2) (DESIGN.md convention; seed 002's
+exp(-(x-y)^2 / (2 l^2)) is gamma = 1 / (2 l^2)) and x ~ rho = N(0, s^2), put
+
+.. math::  a = \\frac{1}{4 s^2},\\quad b = \\gamma,\\quad c = \\sqrt{a^2 + 2ab},
+           \\quad A = a + b + c,\\quad B = b / A.
+
+The integral operator (L g)(y) = int k(x, y) g(x) d rho(x) on L^2(rho) has the
+geometric eigenvalues and Hermite eigenfunctions, j = 0, 1, 2, ...
+
+.. math::  \\bar\\lambda_j = \\sqrt{2a/A}\\, B^j, \\qquad
+           \\phi_j(x) = (c/a)^{1/4} \\, e^{-(c-a) x^2} \\, h_j(\\sqrt{2c}\\, x),
+
+with h_j = H_j / sqrt(2^j j!) the normalised physicists' Hermite polynomials, so
+that <phi_i, phi_j>_rho = delta_ij (the normalisation follows from
+int e^{-u^2} H_j(u)^2 du = sqrt(pi) 2^j j!).
+
+d-D (anisotropic). The kernel factorises over coordinates, exp(-gamma ||x - y||^2)
+= prod_i exp(-gamma (x_i - y_i)^2), and so does rho = N(0, diag(s_1^2, ..., s_d^2)):
+the eigenpairs are the products of the 1-D ones over multi-indices (j_1, ..., j_d).
+Distinct variances make the leading eigenvalues distinct (an isotropic rho
+repeats them, reference section 5).
+
+Population integrals (the RF covariance C_m, <f, g>_rho, <f, L g>_rho) use
+Gauss-Hermite quadrature: a tensor grid of ``n_nodes`` nodes per coordinate,
+exact for polynomials of degree < 2 n_nodes times the Gaussian weight.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+
+import numpy as np
+from numpy.polynomial.hermite_e import hermegauss
+
+from kernels.validation import check_array, check_positive, check_random_state
+
+
+def mehler_constants(gamma: float, data_var: float):
+    """(a, b, c, A, B) of the module docstring for exp(-gamma (x-y)^2), x ~ N(0, data_var)."""
+    gamma = check_positive(gamma, "gamma")
+    data_var = check_positive(data_var, "data_var")
+    a = 1.0 / (4.0 * data_var)
+    b = gamma
+    c = np.sqrt(a * a + 2.0 * a * b)
+    A = a + b + c
+    return a, b, c, A, b / A
+
+
+def mehler_eigenvalues(gamma: float, data_var: float, count: int) -> np.ndarray:
+    """The first ``count`` eigenvalues (descending, j = 0..count-1) of the integral
+    operator of k(x, y) = exp(-gamma (x - y)^2) on L^2(N(0, data_var)), 1-D.
+
+    .. math::  \\bar\\lambda_j = \\sqrt{2a/A}\\, B^j, \\quad a = 1/(4\\,\\mathrm{data\\_var}),
+               \\ b = \\gamma,\\ c = \\sqrt{a^2 + 2ab},\\ A = a + b + c,\\ B = b/A
+
+    (GPML eq. 4.41; reference/seed002.md section 5). They sum to k(x, x) = 1 as
+    count -> infinity.
+    """
+    count = check_positive(count, "count", integer=True)
+    a, _, _, A, B = mehler_constants(gamma, data_var)
+    return np.sqrt(2.0 * a / A) * B ** np.arange(count, dtype=np.float64)
+
+
+def mehler_eigenfunctions(x, gamma: float, data_var: float, count: int) -> np.ndarray:
+    """phi_j(x) for j = 0..count-1 (module docstring), shape (len(x), count),
+    orthonormal in L^2(N(0, data_var)).
+
+    The normalised Hermite functions come from the stable three-term recurrence
+    h_{j+1}(u) = sqrt(2/(j+1)) u h_j(u) - sqrt(j/(j+1)) h_{j-1}(u), h_0 = 1.
+    """
+    x = check_array(x, "x", ndim=1)
+    count = check_positive(count, "count", integer=True)
+    a, _, c, _, _ = mehler_constants(gamma, data_var)
+    u = np.sqrt(2.0 * c) * x
+    H = np.empty((x.size, count))
+    H[:, 0] = 1.0
+    if count > 1:
+        H[:, 1] = np.sqrt(2.0) * u
+    for j in range(1, count - 1):
+        H[:, j + 1] = np.sqrt(2.0 / (j + 1)) * u * H[:, j] - np.sqrt(j / (j + 1)) * H[:, j - 1]
+    return (c / a) ** 0.25 * np.exp(-(c - a) * x * x)[:, None] * H
+
+
+def gauss_hermite(data_var: float, n_nodes: int):
+    """Nodes and weights (summing to 1) of n_nodes-point Gauss-Hermite quadrature
+    for E[f(x)], x ~ N(0, data_var)."""
+    data_var = check_positive(data_var, "data_var")
+    n_nodes = check_positive(n_nodes, "n_nodes", integer=True)
+    t, w = hermegauss(n_nodes)
+    return np.sqrt(data_var) * t, w / w.sum()
+
+
+@dataclass(frozen=True)
+class MehlerModel:
+    """Gaussian kernel exp(-gamma ||x - y||^2) with x ~ N(0, diag(data_vars)).
+
+    Parameters
+    ----------
+    gamma : float > 0
+    data_vars : tuple of float > 0
+        Per-coordinate variances s_i^2 (d = len(data_vars)); distinct values
+        give distinct leading eigenvalues.
+    n_nodes : int
+        Gauss-Hermite nodes per coordinate (the grid has n_nodes^d points).
+    tol : float
+        Product eigenpairs with eigenvalue >= tol are kept (``n_eigen``); the
+        dropped operator mass is at most the sum of the dropped eigenvalues,
+        :attr:`dropped_mass`.
+    """
+
+    gamma: float = 1.0
+    data_vars: tuple = (1.0,)
+    n_nodes: int = 100
+    tol: float = 1e-14
+
+    def __post_init__(self):
+        object.__setattr__(self, "gamma", check_positive(self.gamma, "gamma"))
+        vs = tuple(check_positive(float(v), "data_vars") for v in np.atleast_1d(self.data_vars))
+        if not vs:
+            raise ValueError("data_vars must hold at least one variance")
+        object.__setattr__(self, "data_vars", vs)
+        object.__setattr__(self, "n_nodes", check_positive(self.n_nodes, "n_nodes", integer=True))
+        object.__setattr__(self, "tol", check_positive(self.tol, "tol"))
+
+    @property
+    def d(self) -> int:
+        return len(self.data_vars)
+
+    def _per_dim_counts(self):
+        """Per coordinate: how many 1-D eigenvalues can enter a product >= tol."""
+        counts = []
+        for v in self.data_vars:
+            a, _, _, A, B = mehler_constants(self.gamma, v)
+            lam0 = np.sqrt(2.0 * a / A)
+            counts.append(int(np.floor(np.log(self.tol / lam0) / np.log(B))) + 1)
+        return counts
+
+    def _spectrum(self):
+        counts = self._per_dim_counts()
+        per = [mehler_eigenvalues(self.gamma, v, c) for v, c in zip(self.data_vars, counts)]
+        idx = np.array(list(product(*[range(c) for c in counts])), dtype=np.int64).reshape(-1, self.d)
+        lam = np.ones(idx.shape[0])
+        for i in range(self.d):
+            lam *= per[i][idx[:, i]]
+        keep = lam >= self.tol
+        order = np.argsort(-lam[keep], kind="stable")
+        return lam[keep][order], idx[keep][order]
+
+    @property
+    def eigenvalues(self) -> np.ndarray:
+        """All kept product eigenvalues, descending (length ``n_eigen``)."""
+        return self._spectrum()[0]
+
+    @property
+    def multi_indices(self) -> np.ndarray:
+        """(n_eigen, d) the 1-D indices (j_1..j_d) of each kept eigenvalue."""
+        return self._spectrum()[1]
+
+    @property
+    def dropped_mass(self) -> float:
+        """1 - sum of kept eigenvalues (the trace of L is k(x, x) = 1)."""
+        return float(max(1.0 - self.eigenvalues.sum(), 0.0))
+
+    def optimum(self, k: int) -> float:
+        """sum_{i <= k} lambda_bar_i: the optimal KPCA objective <P_C^k, C> (seed 002, Eq. (3))."""
+        k = check_positive(k, "k", integer=True)
+        return float(self.eigenvalues[:k].sum())
+
+    def sample(self, n: int, random_state=None) -> np.ndarray:
+        """n i.i.d. rows from N(0, diag(data_vars))."""
+        n = check_positive(n, "n", integer=True)
+        rng = check_random_state(random_state)
+        return rng.standard_normal((n, self.d)) * np.sqrt(np.asarray(self.data_vars))
+
+    def eigenfunctions(self, X, count=None) -> np.ndarray:
+        """Values of the leading ``count`` (default all kept) product eigenfunctions
+        at the rows of X, shape (len(X), count)."""
+        X = check_array(X, "X")
+        if X.shape[1] != self.d:
+            raise ValueError(f"X must have d = {self.d} columns, got {X.shape[1]}")
+        idx = self.multi_indices
+        if count is not None:
+            idx = idx[:check_positive(count, "count", integer=True)]
+        out = np.ones((X.shape[0], idx.shape[0]))
+        for i, v in enumerate(self.data_vars):
+            per = mehler_eigenfunctions(X[:, i], self.gamma, v, int(idx[:, i].max()) + 1)
+            out *= per[:, idx[:, i]]
+        return out
+
+    def quadrature(self):
+        """Tensor Gauss-Hermite grid: nodes (n_nodes^d, d) and weights summing to 1."""
+        rules = [gauss_hermite(v, self.n_nodes) for v in self.data_vars]
+        nodes = np.array(list(product(*[r[0] for r in rules]))).reshape(-1, self.d)
+        weights = np.array([np.prod(w) for w in product(*[r[1] for r in rules])])
+        return nodes, weights
+
+    def feature_population(self, features) -> "FeaturePopulation":
+        """Population Gram matrices of a finite feature map f(x) in R^m (e.g. a
+        drawn random Fourier feature map's ``transform``), by quadrature:
+
+        C = E_rho[f(x) f(x)^T]  (seed 002 Def. 3.4: C_m for f = z),
+        M = E_{x, y}[f(x) k(x, y) f(y)^T] = sum_j lambda_bar_j a_j a_j^T,
+        a_j = <phi_j, f>_rho,
+
+        so <F u, F v>_rho = u^T C v and <F u, L F v>_rho = u^T M v for the
+        functions (F u)(x) = f(x)^T u. M is truncated at the kept eigenpairs
+        (error <= dropped_mass * max ||f||^2).
+        """
+        nodes, w = self.quadrature()
+        F = np.asarray(features(nodes), dtype=np.float64)
+        if F.ndim != 2 or F.shape[0] != nodes.shape[0]:
+            raise ValueError(f"features must map (N, {self.d}) nodes to an (N, m) array, got {F.shape}")
+        Fw = F * w[:, None]
+        coef = self.eigenfunctions(nodes).T @ Fw
+        lam = self.eigenvalues
+        return FeaturePopulation(F.T @ Fw, (coef * lam[:, None]).T @ coef, coef, lam)
+
+
+@dataclass(frozen=True)
+class FeaturePopulation:
+    """Exact population second moments of a feature map under a :class:`MehlerModel`.
+
+    Attributes
+    ----------
+    C : (m, m) E[f f^T] (the population RF covariance C_m of seed 002 Def. 3.4).
+    M : (m, m) E[f(x) k(x, y) f(y)^T]: the operator L in feature coordinates.
+    coef : (J, m) <phi_j, f_l>_rho, the eigenfunction coefficients of the features.
+    eigenvalues : (J,) lambda_bar_j, descending.
+    """
+
+    C: np.ndarray
+    M: np.ndarray
+    coef: np.ndarray
+    eigenvalues: np.ndarray
