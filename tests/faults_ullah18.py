@@ -1,0 +1,36 @@
+"""Deliberately broken variants for the ullah18 planted-fault tests. Each must
+turn a claim's verdict to "fails"; they live here, never in methods/."""
+
+import numpy as np
+
+from kernels import draw_rff
+from methods.rf_erm import RFERM
+from methods.rf_oja import RFOja
+
+
+def draw_rff_wrong_variance(d, m, kernel="gaussian", gamma=1.0, variant="cos", random_state=None):
+    """omega ~ N(0, gamma I) instead of N(0, 2 gamma I): the features approximate
+    exp(-gamma ||x - y||^2 / 2), not the evaluated kernel (ghashami16's fault too)."""
+    return draw_rff(d, m, kernel, gamma / 2, variant, random_state)
+
+
+class FirstRowsRFERM(RFERM):
+    """Fits only the first 128 rows, whatever n: the estimation error cannot decay."""
+
+    def fit(self, X):
+        return super().fit(np.asarray(X)[:128])
+
+
+class FeatureStoringRFOja(RFOja):
+    """Keeps every feature row it has seen (O(n m) state, like storing Z): the
+    memory claim of RF-Oja must fail."""
+
+    def partial_fit(self, X):
+        super().partial_fit(X)
+        self.stored_ = np.vstack([getattr(self, "stored_", np.empty((0, self.feature_map_.n_features))),
+                                  self.features(X)])
+        return self
+
+    @property
+    def space_(self):
+        return super().space_ + self.stored_.size

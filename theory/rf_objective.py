@@ -1,0 +1,129 @@
+"""Evaluating a random-feature subspace against the true kernel (seed 002,
+Def. 3.6, Lemmas E.1 / E.2; reference/seed002.md section 2 "Evaluation objective").
+
+An RF method outputs U (m x k) in feature space; its functions are
+f_i(x) = z(x)^T u_i. Everything below needs only two k x k Gram matrices of
+those functions,
+
+.. math::  G_{ij} = \\langle f_i, f_j \\rangle_\\rho, \\qquad
+           H_{ij} = \\langle f_i, L f_j \\rangle_\\rho,
+
+which come either from the population (:func:`population_grams`: G = U^T C_m U,
+H = U^T M U with C_m, M of :meth:`theory.mehler.MehlerModel.feature_population`)
+or from N held-out points (:func:`heldout_grams`: G = F^T F / N,
+H = F^T K F / N^2 with F = Z_te U, K the true Gram matrix, never formed).
+
+Lifted objective (Def. 3.6 with Lemma E.2's normalisation, the variance the
+paper's Fig. 2 plots), after the Procrustes rotation of U towards the top-k
+eigenvectors Phi_k of C_m:
+
+.. math::  J = \\sum_i H_{ii} / G_{ii}
+
+(a sum of Rayleigh quotients of L; with N held-out points, sum_i f_i^T K f_i /
+(N ||f_i||^2)). J depends on the basis and can exceed the optimum
+sum_{i<=k} lambda_bar_i when the f_i are not rho-orthogonal (why the RF curves of
+Fig. 2 "approach from above"). The projection-corrected objective (in the spirit
+of Cor. C.12) is basis-invariant and never exceeds the optimum:
+
+.. math::  J_{proj} = \\operatorname{tr}(G^{-1} H)
+           = \\operatorname{tr}((F^T F)^{-1} F^T K F) / N.
+
+Errata (reference/seed002.md pitfall 8): Lemma E.1's rotation R* = Phi_tilde^T Phi_k
+is not orthogonal; the minimiser of ||Phi_tilde R - Phi_k||_F over orthogonal R
+is R* = U V^T with Phi_tilde^T Phi_k = U S V^T (:func:`procrustes_rotation`).
+:func:`lemma_e1_rotation` keeps the paper's literal formula for planted faults.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernels import Kernel, kernel_matmat
+from kernels.validation import check_array
+
+
+def _check_basis(U, name="U"):
+    return check_array(U, name)
+
+
+def procrustes_rotation(U_tilde, Phi_k) -> np.ndarray:
+    """R* = argmin_{R orthogonal} ||U_tilde R - Phi_k||_F = P Q^T, where
+    U_tilde^T Phi_k = P S Q^T (correct form of seed 002 Lemma E.1)."""
+    U_tilde, Phi_k = _check_basis(U_tilde, "U_tilde"), _check_basis(Phi_k, "Phi_k")
+    if U_tilde.shape != Phi_k.shape:
+        raise ValueError(f"U_tilde and Phi_k must have the same shape, got {U_tilde.shape} and {Phi_k.shape}")
+    P, _, Qt = np.linalg.svd(U_tilde.T @ Phi_k)
+    return P @ Qt
+
+
+def lemma_e1_rotation(U_tilde, Phi_k) -> np.ndarray:
+    """The paper's literal Lemma E.1: R* = U_tilde^T Phi_k. Not orthogonal in
+    general (erratum); kept only as a planted fault."""
+    U_tilde, Phi_k = _check_basis(U_tilde, "U_tilde"), _check_basis(Phi_k, "Phi_k")
+    return U_tilde.T @ Phi_k
+
+
+def population_grams(U, C, M):
+    """G = U^T C U, H = U^T M U: the population Gram matrices of f_i = z^T u_i."""
+    U = _check_basis(U)
+    return U.T @ C @ U, U.T @ M @ U
+
+
+def heldout_grams(F, X, kernel: Kernel, block_size=None):
+    """G = F^T F / N, H = F^T K F / N^2 for the function values F (N x k) at the
+    held-out rows X; K = k(X, X) is applied block by block (O(block_size N)
+    memory, never N x N)."""
+    F = check_array(F, "F")
+    X = check_array(X, "X")
+    if F.shape[0] != X.shape[0]:
+        raise ValueError(f"F must have one row per row of X ({X.shape[0]}), got {F.shape[0]}")
+    N = X.shape[0]
+    return F.T @ F / N, F.T @ kernel_matmat(X, F, kernel, block_size=block_size) / N**2
+
+
+def lifted_objective(G, H) -> float:
+    """J = sum_i H_ii / G_ii (module docstring; Def. 3.6, Lemma E.2). Pass the
+    Grams of the Procrustes-rotated basis."""
+    G, H = check_array(G, "G"), check_array(H, "H")
+    d = np.diag(G)
+    if np.any(d <= 0):
+        raise ValueError("G must have a positive diagonal (every f_i nonzero)")
+    return float(np.sum(np.diag(H) / d))
+
+
+def projected_objective(G, H) -> float:
+    """J_proj = tr(G^{-1} H): the objective of the L^2(rho)-orthogonal projection
+    onto span{f_i}; basis-invariant and <= the optimum (module docstring)."""
+    G, H = check_array(G, "G"), check_array(H, "H")
+    return float(np.trace(np.linalg.solve(G, H)))
+
+
+def gram_deviation(G) -> float:
+    """||D^{-1/2} G D^{-1/2} - I||_F with D = diag(G): how far the unit-normalised
+    f_i are from rho-orthonormal (the Thm 4.2(b) proxy of reference section 2)."""
+    G = check_array(G, "G")
+    s = 1.0 / np.sqrt(np.diag(G))
+    return float(np.linalg.norm(s[:, None] * G * s - np.eye(G.shape[0])))
+
+
+def esl_quantity(Phi_k, U) -> float:
+    """||(Phi_k^perp)^T U||_F^2 = k - ||Phi_k^T U||_F^2 for orthonormal Phi_k, U
+    (Def. 4.1; Lemma C.9)."""
+    Phi_k, U = _check_basis(Phi_k, "Phi_k"), _check_basis(U)
+    return float(max(U.shape[1] - np.linalg.norm(Phi_k.T @ U) ** 2, 0.0))
+
+
+def eigen_overlap_distance(coef_top, U, G) -> float:
+    """HS distance in L^2(rho) between the projection onto the top-k kernel
+    eigenfunctions and the projection onto span{f_i}:
+
+    .. math::  \\|P_L^k - P_F\\|_{HS}^2 = 2k - 2\\operatorname{tr}(O G^{-1} O^T),
+               \\quad O = \\mathrm{coef\\_top}\\, U,
+
+    where coef_top (k x m) holds <phi_bar_j, z_l>_rho for the top-k eigenfunctions
+    (rows of :attr:`FeaturePopulation.coef`). Basis-invariant in U.
+    """
+    coef_top, U, G = check_array(coef_top, "coef_top"), _check_basis(U), check_array(G, "G")
+    O = coef_top @ U
+    k = coef_top.shape[0]
+    return float(np.sqrt(max(2.0 * k - 2.0 * np.trace(O @ np.linalg.solve(G, O.T)), 0.0)))
