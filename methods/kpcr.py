@@ -115,8 +115,11 @@ class KPCR:
         return r2_score(y, self.predict(X))
 
 
-class NystromKRR:
-    """Nyström kernel ridge regression of the paper (module docstring).
+class CenteredNystromKRR:
+    """Nyström kernel ridge regression of Hallgren's Section 8 (module docstring):
+    the target is centred and gamma absorbs n. Bach's uncentred column-sampling
+    KRR, (K + n lambda I) alpha = y restricted to the landmarks, is
+    :class:`methods.krr.NystromKRR`.
 
     Parameters
     ----------
@@ -157,7 +160,7 @@ class NystromKRR:
 
     def predict(self, X) -> np.ndarray:
         if not hasattr(self, "coef_"):
-            raise RuntimeError("NystromKRR is not fitted yet: call fit(X, y) first")
+            raise RuntimeError("CenteredNystromKRR is not fitted yet: call fit(X, y) first")
         X = check_array(X, "X")
         check_same_width(X, self.basis_points_, "X", "the training data")
         return self.intercept_ + kernel_matmat(X, self.coef_, self.kernel, self.basis_points_, self.block_size)

@@ -17,7 +17,7 @@ import numpy as np
 
 from kernels import Kernel
 from methods.centered_nystrom import CenteredNystromKPCA
-from methods.kpcr import KPCR, NystromKRR
+from methods.kpcr import KPCR, CenteredNystromKRR
 from methods.landmarks import FixedLandmarks
 
 from .datasets import load_uci
@@ -63,7 +63,7 @@ def bench_hallgren21(ns=(1000, 10000), m=100, k=10, seed=0, rtol=1e-6) -> list:
     times = {}
     for name, est in (("KPCR d=90", KPCR(90, kern)), ("Nyström KPCR m=100 d=90", KPCR(90, kern, landmarks=100,
                                                                                        random_state=seed)),
-                      ("Nyström KRR m=100", NystromKRR(kern, 100, ridge=0.1, random_state=seed))):
+                      ("Nyström KRR m=100", CenteredNystromKRR(kern, 100, ridge=0.1, random_state=seed))):
         _, times[name] = _timed(lambda: est.fit(Xtr, ytr).predict(Xte))
     from nystrompca import NystromKPCR as PeerKPCR
 

@@ -32,7 +32,7 @@ from scipy.stats import binom
 from kernels import Kernel
 from methods.centered_nystrom import CenteredNystromKPCA, centred_cross, sign_flips
 from methods.exact import ExactKPCA
-from methods.kpcr import KPCR, NystromKRR
+from methods.kpcr import KPCR, CenteredNystromKRR
 from methods.landmarks import FixedLandmarks
 from methods.nystrom import NystromKPCA
 from methods.subset_pca import SubsetPCA
@@ -630,11 +630,11 @@ def run_kpcr_cell(cell: Cell) -> dict:
             for d in HEAT_DS:
                 out[f"kpcr_m{m}_d{d}"] = KPCR(min(d, m), kern, landmarks=m, random_state=rng).fit(Xtr, ytr).score(Xte, yte)
             for lg in HEAT_LOG_RIDGE:
-                out[f"krr_m{m}_g{lg}"] = NystromKRR(kern, m, ridge=10.0**lg, random_state=rng).fit(Xtr, ytr).score(Xte, yte)
+                out[f"krr_m{m}_g{lg}"] = CenteredNystromKRR(kern, m, ridge=10.0**lg, random_state=rng).fit(Xtr, ytr).score(Xte, yte)
         return out
     exact = KPCR(KPCR_D, kern).fit(Xtr, ytr).score(Xte, yte)
     out = {"kpcr": exact,
-           "nys_krr": NystromKRR(kern, KPCR_M, ridge=KPCR_RIDGE, random_state=rng).fit(Xtr, ytr).score(Xte, yte)}
+           "nys_krr": CenteredNystromKRR(kern, KPCR_M, ridge=KPCR_RIDGE, random_state=rng).fit(Xtr, ytr).score(Xte, yte)}
     for m in KPCR_MS:
         m_eff = min(m, len(Xtr))
         r2 = KPCR(KPCR_D, kern, landmarks=m_eff, random_state=rng).fit(Xtr, ytr).score(Xte, yte)

@@ -27,7 +27,7 @@ from typing import Any, Callable, Optional
 
 PROFILES = ("ci", "quick", "full")
 STATUSES = ("holds", "fails", "inconclusive")
-PAPER_MODULES = ("suites.sterge20", "suites.hallgren21", "suites.ullah18")
+PAPER_MODULES = ("suites.sterge20", "suites.hallgren21", "suites.ullah18", "suites.bach13")
 
 
 @dataclass(frozen=True)

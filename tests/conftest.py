@@ -1,9 +1,15 @@
 """Shared fixtures. ``toy_registry`` swaps the claim registry for the toy claims
-of :mod:`tests.toy_claim` (no paper module is imported) and restores it after."""
+of :mod:`tests.toy_claim` (no paper module is imported) and restores it after.
+``serial_blas`` (autouse, whole session) runs BLAS on one thread: the claims make
+many small LAPACK calls, and a multithreaded OpenBLAS on a busy 2-core machine
+spun on them (tests/test_bach13*.py and tests/test_krr.py: 14 min 37 s with the
+default threads, 35 s with one); :func:`suites.runner.limit_threads` does the
+same for the sweep's worker processes."""
 
 from __future__ import annotations
 
 import pytest
+from threadpoolctl import threadpool_limits
 
 from suites import registry
 from tests import toy_claim
@@ -15,3 +21,9 @@ def toy_registry(monkeypatch):
     monkeypatch.setattr(registry, "REGISTRY", reg)
     monkeypatch.setattr(registry, "PAPER_MODULES", ())
     return reg
+
+
+@pytest.fixture(autouse=True, scope="session")
+def serial_blas():
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from kernels import Kernel
-from methods.kpcr import KPCR, NystromKRR
+from methods.kpcr import KPCR, CenteredNystromKRR
 
 
 def problem(n=200, seed=0):
@@ -34,7 +34,7 @@ def test_kpcr_is_least_squares_on_the_scores():
 def test_nystrom_krr_solves_the_papers_normal_equations():
     X, y, Xt, _ = problem()
     kern = Kernel("gaussian", gamma=1.0)
-    est = NystromKRR(kern, landmarks=40, ridge=0.1, random_state=2).fit(X, y)
+    est = CenteredNystromKRR(kern, landmarks=40, ridge=0.1, random_state=2).fit(X, y)
     L = X[est.landmark_indices_]
     Knm, Kmm = kern.block(X, L), kern.block(L)
     beta = np.linalg.solve(Knm.T @ Knm + 0.1 * Kmm, Knm.T @ (y - y.mean()))
@@ -53,8 +53,8 @@ def test_more_landmarks_do_not_hurt_on_average():
 
 @pytest.mark.parametrize("call,match", [
     (lambda: KPCR(3).fit(np.ones((5, 2)), np.ones(4)), "y has 4 values"),
-    (lambda: NystromKRR(ridge=-1.0, landmarks=2).fit(np.eye(5), np.ones(5)), "ridge"),
-    (lambda: NystromKRR(landmarks=9).fit(np.eye(5), np.ones(5)), "m = 9"),
+    (lambda: CenteredNystromKRR(ridge=-1.0, landmarks=2).fit(np.eye(5), np.ones(5)), "ridge"),
+    (lambda: CenteredNystromKRR(landmarks=9).fit(np.eye(5), np.ones(5)), "m = 9"),
     (lambda: KPCR(3).predict(np.ones((2, 2))), "not fitted"),
 ])
 def test_bad_input(call, match):

@@ -1,0 +1,190 @@
+"""Kernel ridge regression, full and by column sampling (Bach 2013, Secs. 4 and 4.4).
+
+Normalisation of the paper: minimise (1/n) sum_i (y_i - f(x_i))^2 / 2 + (lambda/2) ||f||^2,
+so every system carries n lambda (reference/seed004.md pitfall 1):
+
+* full KRR:   alpha = (K + n lambda I)^{-1} y,  f(x) = k(x, X) alpha.  scikit-learn's
+  ``KernelRidge(alpha=a)`` solves (K + a I)^{-1} y: it is this estimator with a = n lambda.
+* Nyström KRR (Sec. 4.4): with the features Phi = G of an incomplete Cholesky
+  factorisation of the selected columns I (G G^T = L = C W^+ C^T, Eq. (4), C = K(V, I),
+  W = K(I, I)),
+
+  .. math::  w = (\\Phi^T \\Phi + n \\lambda I_p)^{-1} \\Phi^T y, \\qquad
+             \\Phi w = L (L + n \\lambda I)^{-1} y,
+
+  and, when W is invertible, the same fit without Phi:
+  z_hat = C (C^T C + n lambda W)^{-1} C^T y. The feature map at any x is
+  phi(x) = R^{-1} k(I, x), R = G[I, :] lower triangular (R R^T = W), which is G's rows on
+  the training set; so f(x) = k(x, I) beta with beta = R^{-T} w (``dual_coef_``) for
+  both solvers.
+
+Column selection (``sampling``):
+
+* ``"uniform"``: p columns uniformly without replacement (Eq. (4), Thm. 4.1); a column
+  numerically in the span of the others is dropped (W^+), so ``rank_`` can be < p;
+* ``"random"``: incomplete Cholesky in a uniformly random order, skipping such columns,
+  so p columns are kept whenever K has numerical rank >= p (its prefixes are nested);
+* ``"pivot"``: incomplete Cholesky with column pivoting (the paper's Figs. 1-3; no theory);
+* ``"leverage"``: i.i.d. draws proportional to approximate ridge leverage scores
+  [K (K + n lambda I)^{-1}]_ii, deduplicated (:class:`methods.landmarks.LeverageScoreLandmarks`).
+  **An extension: the paper has no leverage-score sampler** (it names it future work);
+* any landmark strategy object with ``select(X, kernel, rng)`` (e.g. ``FixedLandmarks``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg as sla
+
+from kernels.cholesky import incomplete_cholesky
+from kernels.validation import check_array, check_positive, check_random_state, check_rank, check_same_width
+
+from .landmarks import LeverageScoreLandmarks, UniformLandmarks
+
+SAMPLINGS = ("uniform", "random", "pivot", "leverage")
+SOLVERS = ("features", "columns")
+
+
+def check_targets(y, n: int) -> np.ndarray:
+    """y of shape (n,) or (n, k), finite, else a ValueError naming y."""
+    arr = np.asarray(y)
+    if arr.ndim not in (1, 2):
+        raise ValueError(f"y must be 1-D or 2-D, got shape {arr.shape}")
+    arr = check_array(arr, "y", ndim=arr.ndim, min_rows=0)
+    if arr.shape[0] != n:
+        raise ValueError(f"y must have one row per sample (n = {n}), got {arr.shape[0]}")
+    return arr
+
+
+class _KRRBase:
+    def __init__(self, kernel, lam: float):
+        if not (hasattr(kernel, "block") and hasattr(kernel, "diag")):
+            raise TypeError(f"kernel must have block() and diag() (kernels.Kernel), got {type(kernel).__name__}")
+        self.kernel = kernel
+        self.lam = lam
+
+    def _validate(self, X, y):
+        X = check_array(X, "X")
+        check_positive(self.lam, "lam")
+        return X, check_targets(y, X.shape[0])
+
+    def _check_fitted(self, X):
+        if not hasattr(self, "dual_coef_"):
+            raise RuntimeError(f"{type(self).__name__} is not fitted yet: call fit(X, y) first")
+        X = check_array(X, "X")
+        check_same_width(X, self.X_fit_, "X", "the training data")
+        return X
+
+    def predict(self, X) -> np.ndarray:
+        """f(x) = k(x, S) dual_coef_ over the basis points S (``X_fit_``)."""
+        X = self._check_fitted(X)
+        return self.kernel.block(X, self.X_fit_, validate=False) @ self.dual_coef_
+
+
+class KernelRidge(_KRRBase):
+    """Full KRR: alpha = (K + n lambda I)^{-1} y (Sec. 4, square loss). O(n^3), O(n^2).
+
+    Parameters
+    ----------
+    kernel : kernels.Kernel or theory.periodic.PeriodicKernel.
+    lam : lambda > 0 (scikit-learn's alpha = n lambda).
+
+    Fitted attributes: ``dual_coef_`` (alpha, shape of y), ``X_fit_`` (the n training points).
+    """
+
+    def fit(self, X, y):
+        X, y = self._validate(X, y)
+        n = X.shape[0]
+        K = self.kernel.block(X, validate=False)
+        K[np.diag_indices(n)] += n * self.lam
+        self.dual_coef_ = sla.solve(K, y, assume_a="pos")
+        self.X_fit_ = X
+        return self
+
+
+class NystromKRR(_KRRBase):
+    """KRR on p sampled columns of K (Eq. (4), Sec. 4.4); formulas in the module docstring.
+
+    Parameters
+    ----------
+    kernel : kernels.Kernel or theory.periodic.PeriodicKernel.
+    lam : lambda > 0.
+    n_columns : p, 1 <= p <= n.
+    sampling : one of ``SAMPLINGS`` or a landmark strategy object.
+    solver : "features" (w = (Phi^T Phi + n lambda I)^{-1} Phi^T y, O(p^2 n)) or "columns"
+        (C (C^T C + n lambda W)^{-1} C^T y; needs W invertible, squares its condition number).
+    tol : residual cut-off of the incomplete Cholesky, relative to max_i K_ii.
+    random_state : int or numpy Generator.
+
+    Fitted attributes
+    -----------------
+    column_indices_ : (r,) the columns kept, in factorisation order; ``rank_`` = r.
+    features_ : (n, r) Phi = G, with Phi Phi^T = L.
+    residual_traces_ : (r + 1,) tr(K - L) after 0..r columns (online trace-norm error).
+    coef_ : (r,) or (r, k) w ("features" solver; None for "columns").
+    dual_coef_ : beta over the kept columns, f(x) = k(x, X[column_indices_]) beta.
+    X_fit_ : X[column_indices_].
+    """
+
+    def __init__(self, kernel, lam: float, n_columns: int, sampling="uniform", solver: str = "features",
+                 tol: float = 1e-12, random_state=None):
+        super().__init__(kernel, lam)
+        if isinstance(sampling, str) and sampling not in SAMPLINGS:
+            raise ValueError(f"sampling must be one of {SAMPLINGS} or a strategy object, got {sampling!r}")
+        if solver not in SOLVERS:
+            raise ValueError(f"solver must be one of {SOLVERS}, got {solver!r}")
+        self.n_columns = n_columns
+        self.sampling = sampling
+        self.solver = solver
+        self.tol = tol
+        self.random_state = random_state
+
+    def _order(self, X, rng):
+        p = self.n_columns
+        if self.sampling == "pivot":
+            return "pivot"
+        if self.sampling == "random":
+            return rng.permutation(X.shape[0])
+        if self.sampling == "uniform":
+            strategy = UniformLandmarks(p)
+        elif self.sampling == "leverage":
+            strategy = LeverageScoreLandmarks(p, s=self.lam)
+        else:
+            strategy = self.sampling
+        return np.asarray(strategy.select(X, self.kernel, rng))
+
+    def fit(self, X, y):
+        X, y = self._validate(X, y)
+        n = X.shape[0]
+        p = check_rank(self.n_columns, "n_columns", n, "the number of samples n")
+        rng = check_random_state(self.random_state)
+        chol = incomplete_cholesky(X, self.kernel, p, self._order(X, rng), self.tol)
+        G, idx = chol.factor, chol.indices
+        R = G[idx]
+        nlam = n * self.lam
+        if self.solver == "features":
+            A = G.T @ G
+            A[np.diag_indices_from(A)] += nlam
+            w = sla.solve(A, G.T @ y, assume_a="pos")
+            beta = sla.solve_triangular(R.T, w, lower=False)
+        else:
+            C = self.kernel.block(X, X[idx], validate=False)
+            W = self.kernel.block(X[idx], validate=False)
+            w = None
+            beta = sla.solve(C.T @ C + nlam * W, C.T @ y, assume_a="sym")
+        self.column_indices_ = idx
+        self.rank_ = len(idx)
+        self.features_ = G
+        self.residual_traces_ = chol.residual_traces
+        self.coef_ = w
+        self.dual_coef_ = beta
+        self.X_fit_ = X[idx]
+        self._chol_ = R
+        return self
+
+    def transform(self, X) -> np.ndarray:
+        """The feature map phi(x) = R^{-1} k(I, x), shape (len(X), r); equals ``features_``
+        on the training points."""
+        X = self._check_fitted(X)
+        Kx = self.kernel.block(self.X_fit_, X, validate=False)
+        return sla.solve_triangular(self._chol_, Kx, lower=True).T
