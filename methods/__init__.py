@@ -1,9 +1,20 @@
-"""Estimators built from kernels/: exact and Nyström kernel PCA, landmark strategies,
-RF-ERM / RNCA."""
+"""Estimators built from kernels/: exact and Nyström kernel PCA (uncentred, and
+Hallgren's centred form), landmark strategies, subset PCA, RF-ERM / RNCA, RF-Oja,
+kernel ridge regression and Nyström KRR, KPCR."""
 
+from .centered_nystrom import CenteredNystromKPCA
 from .exact import ExactKPCA
+from .kpcr import KPCR, CenteredNystromKRR
+from .krr import KernelRidge, NystromKRR
 from .landmarks import FixedLandmarks, LeverageScoreLandmarks, UniformLandmarks
 from .nystrom import NystromKPCA
 from .rf_erm import RFERM
+from .rf_oja import ConstantSchedule, InverseSchedule, RFOja, ThreePhaseSchedule
+from .subset_pca import SubsetPCA, WilliamsSeegerKPCA
 
-__all__ = ["ExactKPCA", "NystromKPCA", "UniformLandmarks", "LeverageScoreLandmarks", "FixedLandmarks", "RFERM"]
+__all__ = [
+    "ExactKPCA", "NystromKPCA", "CenteredNystromKPCA", "SubsetPCA", "WilliamsSeegerKPCA",
+    "UniformLandmarks", "LeverageScoreLandmarks", "FixedLandmarks",
+    "RFERM", "RFOja", "InverseSchedule", "ConstantSchedule", "ThreePhaseSchedule",
+    "KernelRidge", "NystromKRR", "KPCR", "CenteredNystromKRR",
+]

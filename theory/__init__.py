@@ -2,6 +2,10 @@
 rate table of seed 000 (Sterge et al. 2020), and slope fits with bootstrap CIs.
 
 Works on arrays and small records (dataclasses); imports :mod:`kernels` only.
+The other papers' theory lives in its own submodules, imported from there:
+:mod:`theory.mehler` (Gaussian kernel on Gaussian data), :mod:`theory.rf_objective`
+and :mod:`theory.ullah_lemmas` (seed 002), :mod:`theory.hallgren_bounds` (seed 003),
+:mod:`theory.dof`, :mod:`theory.periodic` and :mod:`theory.table1` (seed 004).
 """
 
 from .bounds import Theorem41Conditions, corollary_t, ekpca_bound_eq17, nystrom_bound_eq15, theorem41_conditions
