@@ -27,7 +27,7 @@ from typing import Any, Callable, Optional
 
 PROFILES = ("ci", "quick", "full")
 STATUSES = ("holds", "fails", "inconclusive")
-PAPER_MODULES = ("suites.sterge20", "suites.hallgren21", "suites.ullah18", "suites.bach13")
+PAPER_MODULES = ("suites.sterge20", "suites.hallgren21", "suites.ghashami16", "suites.bach13", "suites.ullah18")
 
 
 @dataclass(frozen=True)

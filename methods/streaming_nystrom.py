@@ -1,0 +1,139 @@
+"""Streaming Nyström (Drineas & Mahoney 2005, as streamed in Ghashami et al. 2016,
+section 1.2 and reference/seed001.md section 1.4).
+
+c landmarks are drawn uniformly *with replacement* by c independent size-1
+reservoir samplers: at the i-th row of the stream each sampler replaces its
+point with probability 1/i, so at every moment each holds a uniform draw from
+the rows seen (p_i = G_ii^2 / sum_j G_jj^2 = 1/n for a shift-invariant kernel).
+The c x c landmark Gram matrix W = K(S, S) is kept up to date: a replaced
+landmark recomputes its row and column, O(c d); the expected number of
+replacements is c H_n ~ c ln n. At the end of each ``partial_fit``,
+
+.. math::  W = U \\Lambda U^T, \\qquad A = U_r \\Lambda_r^{-1/2}, \\qquad
+           \\bar G = C W_k^{\\dagger} C^T = (C A_k)(C A_k)^T,\\quad C = K(X, S),
+
+with the eigenvalues at or below ``rcond`` times the largest cut off (pseudo-
+inverse: duplicates make W singular, pitfall 13; the Drineas-Mahoney rescaling
+1/sqrt(c p_i) cancels in C W^+ C^T). The embedding of x is A_k^T k_S(x),
+O(c d + c k) per point.
+
+The uniforms are drawn row by row in stream order (one row of c per point), so
+the same stream and seed give the same landmarks whatever the chunking.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernels import Kernel, check_array, check_positive, check_random_state, check_rank, kernel_matmat
+
+from .base import fitted_coefficients
+from .nystrom import DEFAULT_RCOND
+
+
+class StreamingNystrom:
+    """Nyström kernel approximation with c reservoir-sampled landmarks.
+
+    Parameters
+    ----------
+    n_landmarks : int > 0
+        c, the number of reservoir samplers (landmarks, with repetition).
+    kernel : kernels.Kernel
+    n_components : int or None
+        k, the rank of W_k^+; None keeps the effective rank r of W.
+    rcond : float in [0, 1)
+        Relative eigenvalue cut-off of the pseudo-inverse.
+    block_size : int
+        Rows handled at a time (the uniforms are block_size x c).
+    random_state : int, Generator or None
+
+    Attributes
+    ----------
+    landmarks_ : (c, d) the sampled points S.
+    gram_ : (c, c) W = K(S, S).
+    coefficients_ : (c, k) A_k.
+    effective_rank_ : int, r.
+    n_replacements_ : int, landmark replacements so far (E = c H_n).
+    n_samples_seen_ : int
+    """
+
+    def __init__(self, n_landmarks: int = 100, kernel: Kernel = Kernel(), n_components=None,
+                 rcond: float = DEFAULT_RCOND, block_size: int = 4096, random_state=None):
+        self.n_landmarks = n_landmarks
+        self.kernel = kernel
+        self.n_components = n_components
+        self.rcond = rcond
+        self.block_size = block_size
+        self.random_state = random_state
+
+    def fit(self, X) -> "StreamingNystrom":
+        """Forget any previous pass and fit on X."""
+        for name in ("landmarks_", "gram_", "coefficients_", "n_samples_seen_", "rng_"):
+            self.__dict__.pop(name, None)
+        return self.partial_fit(X)
+
+    def partial_fit(self, X) -> "StreamingNystrom":
+        """Run the reservoirs over the rows of X, update W, refresh A_k. A rejected
+        chunk (non-finite, wrong d) leaves the model unchanged."""
+        X = check_array(X, "X")
+        if not isinstance(self.kernel, Kernel):
+            raise TypeError(f"kernel must be a kernels.Kernel, got {type(self.kernel).__name__}")
+        block_size = check_positive(self.block_size, "block_size", integer=True)
+        if not 0 <= self.rcond < 1:
+            raise ValueError(f"rcond must be a number in [0, 1), got {self.rcond!r}")
+        if not hasattr(self, "landmarks_"):
+            c = check_positive(self.n_landmarks, "n_landmarks", integer=True)
+            if self.n_components is not None:
+                check_rank(self.n_components, "n_components", c, "n_landmarks")
+            rng = check_random_state(self.random_state)
+            S, W, seen, reps = np.zeros((c, X.shape[1])), np.zeros((c, c)), 0, 0
+        else:
+            if X.shape[1] != self.landmarks_.shape[1]:
+                raise ValueError(f"X must have d = {self.landmarks_.shape[1]} columns like the earlier chunks, "
+                                 f"got {X.shape[1]}")
+            rng, S, W = self.rng_, self.landmarks_.copy(), self.gram_.copy()
+            seen, reps = self.n_samples_seen_, self.n_replacements_
+        rng_state = rng.bit_generator.state
+        c = S.shape[0]
+        for start in range(0, X.shape[0], block_size):
+            Xb = X[start:start + block_size]
+            i = seen + 1 + np.arange(Xb.shape[0])
+            hit = rng.random((Xb.shape[0], c)) * i[:, None] < 1.0   # u < 1/i
+            reps += int(hit.sum())
+            replaced = np.flatnonzero(hit.any(axis=0))
+            if replaced.size:
+                last = Xb.shape[0] - 1 - np.argmax(hit[::-1, replaced], axis=0)
+                S[replaced] = Xb[last]
+                Kr = self.kernel.block(S[replaced], S, validate=False)
+                W[replaced, :] = Kr
+                W[:, replaced] = Kr.T
+            seen += Xb.shape[0]
+        e, U = np.linalg.eigh(W)
+        A = fitted_coefficients(U[:, ::-1], e[::-1], self.rcond)
+        r = int((A != 0).any(axis=0).sum())
+        k = r if self.n_components is None else self.n_components
+        if k > r:
+            rng.bit_generator.state = rng_state  # a rejected chunk leaves no trace
+            raise ValueError(f"n_components = {k} exceeds the effective rank {r} of W "
+                             f"(c = {c}, rcond = {self.rcond})")
+        self.rng_, self.landmarks_, self.gram_ = rng, S, W
+        self.n_samples_seen_, self.n_replacements_ = seen, reps
+        self.effective_rank_ = r
+        self.coefficients_ = np.ascontiguousarray(A[:, :k])
+        return self
+
+    def transform(self, X) -> np.ndarray:
+        """Embedding A_k^T k_S(x) per row, shape (len(X), k); its Gram is G-bar."""
+        self._check_fitted()
+        return kernel_matmat(X, self.coefficients_, self.kernel, self.landmarks_)
+
+    @property
+    def space_(self) -> int:
+        """Floats held: the c x d landmarks and the c x c W (the paper's
+        SPACE c^2 + c d, section 3)."""
+        self._check_fitted()
+        return self.landmarks_.size + self.gram_.size
+
+    def _check_fitted(self):
+        if not hasattr(self, "coefficients_"):
+            raise RuntimeError("StreamingNystrom is not fitted yet: call fit(X) or partial_fit(X) first")

@@ -1,0 +1,113 @@
+"""The RandomNoisy generator and the bounds of Ghashami, Perry & Phillips (2016),
+"Streaming Kernel Principal Component Analysis" (seeds/001; errata in
+reference/seed001.md). Arrays in, floats out.
+
+Bounds, with j the FD shrink index (ell for standard FD, floor(ell/2) for the
+paper's Algorithm 1) and sigma_i the singular values of A:
+
+* FD (Liberty 2013; Ghashami & Phillips 2014; section 1.2 of the notes):
+  ||A^T A - B^T B||_2 <= Delta <= ||A - A_k||_F^2 / (j - k) for 0 <= k < j.
+  The paper's Lemma 2.1 writes (ell - k) also for the halving rule: wrong
+  (pitfall 3); :func:`fd_bound` takes j explicitly so that the literal version
+  is ``fd_bound(s2, ell, k)``.
+* Lemma 2.2 (corrected): ||Z Z^T - Z W W^T Z^T||_2 <= ||Z^T Z - B^T B||_2
+  <= ||Z||_F^2 / j  (the paper: ||Z||_F^2 / ell for Algorithm 1).
+* Theorem 2.1: ||G - G~||_2 / n <= C sqrt(log(n / delta) / m) + 4 / ell; the
+  constant C of m = O(log(n/delta) / eps^2) is not given, C = 1 is a loose
+  regression check (notes item 12).
+* Lemma 2.4 (as its proof gives it, pitfall 8): ||G - G'_k||_F <=
+  ||G - G_k||_F + sqrt(k) ||G - G'||_2 (the statement's eps sqrt(kn) is eps n
+  sqrt(k) in the proof).
+* RFF variance (notes item 2): for the cos map, Var[z(x)^T z(y)] =
+  (1 + K(2 Delta) / 2 - K(Delta)^2) / m, Delta = x - y.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernels import check_array, check_positive, check_random_state
+
+RANDOM_NOISY_S = 50
+RANDOM_NOISY_ZETA = 10.0
+
+
+def random_noisy(n: int, d: int, s: int = RANDOM_NOISY_S, zeta: float = RANDOM_NOISY_ZETA,
+                 random_state=None, rotation=None) -> np.ndarray:
+    """RandomNoisy (section 3, after Liberty 2013): A = S D U + F / zeta.
+
+    S (n x s) and F (n x d) have i.i.d. N(0, 1) entries; D = diag(1 - (i - 1)/d),
+    i = 1..s (the denominator is d, not s: entries 1 .. 1 - (s-1)/d); U (s x d)
+    has orthonormal rows (a random rotation). The paper: n = 20000, d = 1000,
+    s = 50, zeta = 10.
+
+    Parameters
+    ----------
+    n, d, s : ints, s < d.
+    zeta : float > 0, the signal-to-noise control.
+    random_state : draws S and F.
+    rotation : (s, d) U with orthonormal rows, or None to draw one from
+        ``random_state`` (pass one U to draw several i.i.d. samples of the same
+        distribution, e.g. a sweep over n).
+    """
+    n = check_positive(n, "n", integer=True)
+    d = check_positive(d, "d", integer=True)
+    s = check_positive(s, "s", integer=True)
+    zeta = check_positive(zeta, "zeta")
+    if s >= d:
+        raise ValueError(f"s = {s} must be smaller than d = {d}")
+    rng = check_random_state(random_state)
+    U = random_rotation(s, d, rng) if rotation is None else np.asarray(rotation, dtype=np.float64)
+    if U.shape != (s, d):
+        raise ValueError(f"rotation must have shape (s, d) = ({s}, {d}), got {U.shape}")
+    D = 1.0 - np.arange(s) / d
+    return (rng.standard_normal((n, s)) * D) @ U + rng.standard_normal((n, d)) / zeta
+
+
+def random_rotation(s: int, d: int, random_state=None) -> np.ndarray:
+    """U (s x d) with orthonormal rows, uniformly distributed (QR of a Gaussian
+    d x s matrix with the signs of R's diagonal fixed)."""
+    rng = check_random_state(random_state)
+    Q, R = np.linalg.qr(rng.standard_normal((d, s)))
+    return (Q * np.sign(np.diag(R))).T
+
+
+def median_gamma(X, random_state=0, max_points: int = 1000) -> float:
+    """Median-heuristic bandwidth for exp(-||x-y||^2 / (2 sigma^2)) with sigma the
+    median pairwise distance: gamma = 1 / (2 median ||x - y||^2). The paper gives
+    no bandwidth (pitfall 2; unit bandwidth makes G ~ I on RandomNoisy): this is
+    the suite's documented assumption. Uses at most ``max_points`` rows."""
+    X = check_array(X, "X")
+    rng = check_random_state(random_state)
+    sub = X[rng.choice(len(X), size=min(len(X), max_points), replace=False)]
+    sq = np.sum(sub**2, axis=1)
+    d2 = sq[:, None] + sq[None, :] - 2 * sub @ sub.T
+    return float(1.0 / (2.0 * np.median(d2[np.triu_indices(len(sub), 1)])))
+
+
+def fd_bound(sq_singular_values, j: int, k: int) -> float:
+    """||A - A_k||_F^2 / (j - k) = sum_{i > k} sigma_i^2 / (j - k), for 0 <= k < j."""
+    s2 = np.sort(np.asarray(sq_singular_values, dtype=np.float64))[::-1]
+    if not 0 <= k < j:
+        raise ValueError(f"need 0 <= k < j, got k = {k}, j = {j}")
+    return float(s2[k:].sum() / (j - k))
+
+
+def lemma22_bound(z_frobenius_sq: float, j: int) -> float:
+    """||Z||_F^2 / j (the last link of Lemma 2.2's chain, corrected for j)."""
+    return float(z_frobenius_sq) / j
+
+
+def theorem21_bound(n: int, m: int, ell: int, delta: float = 0.1, C: float = 1.0) -> float:
+    """C sqrt(log(n / delta) / m) + 4 / ell (Theorem 2.1, normalised by n)."""
+    return float(C * np.sqrt(np.log(n / delta) / m) + 4.0 / ell)
+
+
+def lemma24_bound(tail_frobenius: float, k: int, spectral: float) -> float:
+    """||G - G_k||_F + sqrt(k) ||G - G'||_2 (Lemma 2.4 as proved)."""
+    return float(tail_frobenius + np.sqrt(k) * spectral)
+
+
+def rff_variance(k_delta: float, k_2delta: float, m: int) -> float:
+    """Var[z(x)^T z(y)] = (1 + K(2 Delta)/2 - K(Delta)^2) / m for the cos map."""
+    return float((1.0 + k_2delta / 2.0 - k_delta**2) / m)
