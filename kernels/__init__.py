@@ -1,9 +1,10 @@
 """Numba-jitted compute: kernel blocks, blocked Gram products, leverage scores,
 the explicit Fourier feature map of the population model, and random Fourier
-features, pivoted incomplete Cholesky, the Oja update."""
+features, pivoted incomplete Cholesky, the Oja update, Frequent Directions."""
 
 from .cholesky import CholeskyFactor, incomplete_cholesky
 from .fourier import fourier_features
+from .frequent_directions import FrequentDirections
 from .gram import default_block_size, gram_accumulate, kernel_matmat
 from .leverage import approximate_leverage_scores, exact_leverage_scores
 from .oja import oja_updates, orthonormalize
@@ -14,6 +15,6 @@ from .validation import check_array, check_positive, check_random_state, check_r
 __all__ = [
     "KERNELS", "Kernel", "gram_accumulate", "kernel_matmat", "default_block_size", "fourier_features",
     "exact_leverage_scores", "approximate_leverage_scores", "RandomFourierFeatures", "draw_rff",
-    "incomplete_cholesky", "CholeskyFactor", "oja_updates", "orthonormalize",
+    "incomplete_cholesky", "CholeskyFactor", "oja_updates", "orthonormalize", "FrequentDirections",
     "check_array", "check_positive", "check_random_state", "check_rank", "check_same_width",
 ]

@@ -1,5 +1,5 @@
 """Estimators built from kernels/: exact and Nyström kernel PCA (uncentred, and
-Hallgren's centred form), landmark strategies, subset PCA, RF-ERM / RNCA, RF-Oja,
+Hallgren's centred form), landmark strategies, subset PCA, RF-ERM / RNCA, RF-Oja, SKPCA, streaming Nyström,
 kernel ridge regression and Nyström KRR, KPCR."""
 
 from .centered_nystrom import CenteredNystromKPCA
@@ -10,11 +10,13 @@ from .landmarks import FixedLandmarks, LeverageScoreLandmarks, UniformLandmarks
 from .nystrom import NystromKPCA
 from .rf_erm import RFERM
 from .rf_oja import ConstantSchedule, InverseSchedule, RFOja, ThreePhaseSchedule
+from .skpca import SKPCA
+from .streaming_nystrom import StreamingNystrom
 from .subset_pca import SubsetPCA, WilliamsSeegerKPCA
 
 __all__ = [
     "ExactKPCA", "NystromKPCA", "CenteredNystromKPCA", "SubsetPCA", "WilliamsSeegerKPCA",
     "UniformLandmarks", "LeverageScoreLandmarks", "FixedLandmarks",
-    "RFERM", "RFOja", "InverseSchedule", "ConstantSchedule", "ThreePhaseSchedule",
+    "RFERM", "RFOja", "SKPCA", "StreamingNystrom", "InverseSchedule", "ConstantSchedule", "ThreePhaseSchedule",
     "KernelRidge", "NystromKRR", "KPCR", "CenteredNystromKRR",
 ]
