@@ -20,8 +20,10 @@ import numpy as np
 
 from kernels import check_array, check_positive, check_random_state, check_rank, draw_rff
 
+from .rf_subspace import RandomFeatureSubspace
 
-class RFERM:
+
+class RFERM(RandomFeatureSubspace):
     """Top-k PCA of the uncentred random-feature covariance, fitted in one pass.
 
     Parameters
@@ -88,22 +90,9 @@ class RFERM:
         self.eigenvalues_ = self.all_eigenvalues_[:self.n_components]
         return self
 
-    def features(self, X) -> np.ndarray:
-        """Z = z(X), the random features of X (rows)."""
-        self._check_fitted()
-        return self.feature_map_.transform(X)
-
-    def transform(self, X) -> np.ndarray:
-        """Scores z(x)^T U_k, shape (len(X), k)."""
-        return self.features(X) @ self.components_
-
     @property
     def space_(self) -> int:
         """Floats held: the m' x m' sum, the d x m frequencies and m phases."""
         self._check_fitted()
         fmap = self.feature_map_
         return self.covariance_sum_.size + fmap.omega.size + fmap.phase.size
-
-    def _check_fitted(self):
-        if not hasattr(self, "components_"):
-            raise RuntimeError("RFERM is not fitted yet: call fit(X) or partial_fit(X) first")

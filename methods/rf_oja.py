@@ -31,6 +31,8 @@ import numpy as np
 from kernels import check_array, check_positive, check_random_state, check_rank, draw_rff
 from kernels.oja import oja_updates, orthonormalize
 
+from .rf_subspace import RandomFeatureSubspace
+
 
 @dataclass(frozen=True)
 class InverseSchedule:
@@ -114,7 +116,7 @@ class ThreePhaseSchedule:
 SCHEDULES = (InverseSchedule, ConstantSchedule, ThreePhaseSchedule)
 
 
-class RFOja:
+class RFOja(RandomFeatureSubspace):
     """Streaming top-k PCA of uncentred random features by Oja's algorithm.
 
     Parameters
@@ -204,22 +206,9 @@ class RFOja:
         self.feature_map_, self.components_, self.n_samples_seen_ = fmap, Q, seen + X.shape[0]
         return self
 
-    def features(self, X) -> np.ndarray:
-        """Z = z(X), the random features of X (rows)."""
-        self._check_fitted()
-        return self.feature_map_.transform(X)
-
-    def transform(self, X) -> np.ndarray:
-        """Scores z(x)^T Q, shape (len(X), k)."""
-        return self.features(X) @ self.components_
-
     @property
     def space_(self) -> int:
         """Floats held: Q (m' x k), the d x m frequencies and m phases."""
         self._check_fitted()
         fmap = self.feature_map_
         return self.components_.size + fmap.omega.size + fmap.phase.size
-
-    def _check_fitted(self):
-        if not hasattr(self, "components_"):
-            raise RuntimeError("RFOja is not fitted yet: call fit(X) or partial_fit(X) first")

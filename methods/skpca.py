@@ -30,8 +30,10 @@ import numpy as np
 from kernels import check_array, check_positive, check_random_state, check_rank, draw_rff
 from kernels.frequent_directions import FrequentDirections
 
+from .rf_subspace import RandomFeatureSubspace
 
-class SKPCA:
+
+class SKPCA(RandomFeatureSubspace):
     """Streaming KPCA by RFF + Frequent Directions (Algorithm 1).
 
     Parameters
@@ -143,15 +145,6 @@ class SKPCA:
         r = min(r, k)
         return np.ascontiguousarray(Vt[:r].T), s[:r]
 
-    def features(self, X) -> np.ndarray:
-        """Z = z(X), the random features of X (rows)."""
-        self._check_fitted()
-        return self.feature_map_.transform(X)
-
-    def transform(self, X) -> np.ndarray:
-        """Scores z(x)^T W, shape (len(X), r); their Gram matrix is G~."""
-        return self.features(X) @ self.components_
-
     @property
     def space_(self) -> int:
         """Floats held: the d x m frequencies, m phases and the ell x m sketch
@@ -159,7 +152,3 @@ class SKPCA:
         self._check_fitted()
         fmap = self.feature_map_
         return fmap.omega.size + fmap.phase.size + self.sketch_.space_
-
-    def _check_fitted(self):
-        if not hasattr(self, "components_"):
-            raise RuntimeError("SKPCA is not fitted yet: call fit(X) or partial_fit(X) first")
