@@ -15,7 +15,6 @@ globals at call time, which is how the planted-fault tests swap in broken ones.
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import scipy.linalg as sla
@@ -31,6 +30,7 @@ from theory.periodic import (PeriodicKernel, grid_design, grid_energy, grid_spec
 from theory.table1 import eq6_rank, first_nonvacuous_n, lemma_b1_bound, reference_slope, table1_line
 
 from .analysis import cell_rng, collect, combine, fmt_ci
+from .plots import save_figure
 from .registry import Cell, Claim, Fit, Verdict, register
 
 PAPER = "bach13"
@@ -103,16 +103,6 @@ def _settled_at_most(values, level):
     return int(above[-1]) + 2 if above.size else 1
 
 
-def _savefig(fig, outdir, name):
-    outdir = Path(outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
-    paths = [outdir / f"{name}.png", outdir / f"{name}.svg"]
-    for path in paths:
-        fig.savefig(path, dpi=120, bbox_inches="tight")
-    import matplotlib.pyplot as plt
-
-    plt.close(fig)
-    return paths
 
 
 def _pyplot():
@@ -505,7 +495,7 @@ def _rank_figure(results, verdict, outdir):
         ax.grid(True, which="both", alpha=0.25)
     axes[0].legend(fontsize=7)
     fig.suptitle(f"{verdict.claim} — {verdict.status}: rank for a 1% worse risk over the degrees of freedom")
-    return _savefig(fig, outdir, verdict.claim.replace(".", "_") + "_fig2")
+    return save_figure(fig, outdir, verdict.claim.replace(".", "_") + "_fig2")
 
 
 register(Claim(
@@ -669,7 +659,7 @@ def _fig1_figure(results, verdict, outdir):
     axes[0].set_ylabel("relative error")
     axes[0].legend(fontsize=8)
     fig.suptitle(f"{verdict.claim} — {verdict.status} (n = {FIG1_N}, B_2 kernel, λ*)")
-    return _savefig(fig, outdir, verdict.claim.replace(".", "_") + "_curves")
+    return save_figure(fig, outdir, verdict.claim.replace(".", "_") + "_curves")
 
 
 register(Claim(

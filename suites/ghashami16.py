@@ -23,7 +23,6 @@ import functools
 import math
 import time
 import tracemalloc
-from pathlib import Path
 
 import numpy as np
 
@@ -38,6 +37,7 @@ from theory.ghashami16 import (RANDOM_NOISY_S, RANDOM_NOISY_ZETA, fd_bound, lemm
 from theory.kernel_error import frobenius_error, spectral_error, top_k_factor
 
 from .analysis import cell_rng, collect, combine, fmt_ci
+from .plots import save_figure
 from .registry import Cell, Claim, Fit, Verdict, register
 
 PAPER = "ghashami16"
@@ -763,14 +763,7 @@ def _compare_figure(results, verdict, outdir):
     axes[0, 0].legend(fontsize=8, ncol=2)
     fig.suptitle(f"{verdict.claim} — {verdict.status}")
     fig.tight_layout()
-    outdir = Path(outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
-    base = outdir / f"{verdict.claim}.figure"
-    paths = [Path(str(base) + ".png"), Path(str(base) + ".svg")]
-    for path in paths:
-        fig.savefig(path, dpi=110, bbox_inches="tight")
-    plt.close(fig)
-    return paths
+    return save_figure(fig, outdir, f"{verdict.claim}.figure")
 
 
 _COMPARE_STATEMENT = ("Nyström has the smallest kernel errors at small sample size; SKPCA's error is as good as or "

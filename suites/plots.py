@@ -151,12 +151,19 @@ def plot_fits(verdict, outdir) -> list:
             ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), frameon=False)
     status = getattr(verdict, "status", "")
     fig.suptitle(f"{verdict.claim} — {status}", color=STATUS_COLORS.get(status, "black"))
-    base = outdir / safe_name(verdict.claim)
-    paths = [Path(str(base) + ".png"), Path(str(base) + ".svg")]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        for p in paths:
-            fig.savefig(p, dpi=120, bbox_inches="tight")
+        return save_figure(fig, outdir, safe_name(verdict.claim))
+
+
+def save_figure(fig, outdir, name) -> list:
+    """Write ``fig`` as ``outdir/name.png`` and ``.svg`` (the directory is made
+    if missing), close it, and return the two paths."""
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    paths = [outdir / f"{name}.png", outdir / f"{name}.svg"]
+    for path in paths:
+        fig.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(fig)
     return paths
 

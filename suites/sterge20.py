@@ -13,7 +13,6 @@ planted-fault tests swap in broken ones.
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 from scipy.stats import binom
@@ -26,6 +25,7 @@ from theory.bounds import ekpca_bound_eq17, nystrom_bound_eq15
 from theory.effective_dimension import effective_dimension, empirical_effective_dimension, max_effective_dimension
 
 from .analysis import cell_rng, collect, combine, fmt_ci
+from .plots import save_figure
 from .registry import Cell, Claim, Fit, Verdict, register
 
 PAPER = "sterge20"
@@ -696,13 +696,7 @@ def _digits_figure(results, verdict, outdir):
     ax.set_ylabel("in-sample reconstruction error")
     ax.set_title(f"sterge20.digits: {verdict.status}")
     ax.legend(fontsize=8)
-    outdir = Path(outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
-    paths = [outdir / "sterge20.digits.png", outdir / "sterge20.digits.svg"]
-    for path in paths:
-        fig.savefig(path, dpi=120, bbox_inches="tight")
-    plt.close(fig)
-    return paths
+    return save_figure(fig, outdir, "sterge20.digits")
 
 
 register(Claim(

@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 import time
 import zlib
-from pathlib import Path
 
 import numpy as np
 from scipy.linalg import eigh
@@ -38,6 +37,7 @@ from theory.rf_objective import (eigen_overlap_distance, esl_quantity, gram_devi
 from theory.ullah_lemmas import lemma_c6, lemma_c7, lemma_c8, lemma_c9, lemma_f1
 
 from .analysis import cell_rng, collect, combine, fmt_ci
+from .plots import save_figure
 from .registry import Cell, Claim, Fit, Verdict, register
 
 PAPER = "ullah18"
@@ -543,12 +543,7 @@ def _digits_figure(results, verdict, outdir):
     axes[0, 0].legend(fontsize=7)
     fig.suptitle(f"ullah18.digits-curves — {verdict.status}")
     fig.tight_layout()
-    outdir = Path(outdir)
-    paths = [outdir / "ullah18.digits-curves.png", outdir / "ullah18.digits-curves.svg"]
-    for path in paths:
-        fig.savefig(path, dpi=110, bbox_inches="tight")
-    plt.close(fig)
-    return paths
+    return save_figure(fig, outdir, "ullah18.digits-curves")
 
 
 register(Claim(
