@@ -34,3 +34,15 @@ class FeatureStoringRFOja(RFOja):
     @property
     def space_(self):
         return super().space_ + self.stored_.size
+
+
+class FrozenRFOja(RFOja):
+    """Takes one Oja step on the first row it sees and ignores every later row:
+    its subspace stays near the random start, so the captured held-out variance
+    cannot approach ERM's (the quality part of ullah18.digits-curves must fail)."""
+
+    def partial_fit(self, X):
+        if not hasattr(self, "components_"):
+            return super().partial_fit(np.asarray(X)[:1])
+        self.n_samples_seen_ += len(X)
+        return self

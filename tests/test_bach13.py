@@ -9,17 +9,12 @@ import pytest
 
 import kernels.cholesky
 import suites.bach13 as b13
-from suites.registry import Result, get, select
+from suites.registry import select
 from tests import faults_bach13 as faults
+from tests.claims import run_claim
 
 CLAIM_IDS = {"bach13." + s for s in ("dof-identities", "dof-decay", "table1", "rank-rule", "pivoting", "fig1",
                                      "lemmaB1", "eq6")}
-
-
-def run_claim(claim_id, keep=lambda cell: True, profile="ci"):
-    claim = get(claim_id)
-    cells = [c for c in claim.cells(profile, {}) if keep(c)]
-    return claim.judge([Result(c, claim.run_cell(c)) for c in cells], profile)
 
 
 def test_every_bach13_claim_of_claims_md_is_registered():

@@ -13,15 +13,12 @@ import methods.skpca as skpca_module
 import suites.ghashami16 as gh
 from suites.registry import Result, get, select
 from tests import faults_ghashami16 as faults
+from tests.claims import run_claim
 
 
 def run_cells(claim_id, keep=lambda cell: True):
     claim = get(claim_id)
     return [Result(c, claim.run_cell(c)) for c in claim.cells("ci", {}) if keep(c)]
-
-
-def run_claim(claim_id, keep=lambda cell: True):
-    return get(claim_id).judge(run_cells(claim_id, keep), "ci")
 
 
 @functools.lru_cache(maxsize=None)

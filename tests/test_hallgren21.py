@@ -14,15 +14,11 @@ from methods.centered_nystrom import CenteredNystromKPCA
 from methods.exact import ExactKPCA
 from methods.landmarks import FixedLandmarks
 from methods.subset_pca import SubsetPCA, WilliamsSeegerKPCA
-from suites.registry import Result, get, select
+from suites.registry import select
 from tests import faults_hallgren21 as faults
+from tests.claims import run_claim
 from theory.hallgren_bounds import (C_STAR, corollary61_bounds, hs_distance, kernel_bound, theorem3_bound,
                                     theorem3_D)
-
-
-def run_claim(claim_id, profile="ci"):
-    claim = get(claim_id)
-    return claim.judge([Result(c, claim.run_cell(c)) for c in claim.cells(profile, {})], profile)
 
 
 def data(n=200, seed=0, p=3):

@@ -9,12 +9,7 @@ import pytest
 import suites.sterge20 as s20
 from suites.registry import Result, get, select
 from tests import faults
-
-
-def run_claim(claim_id, cells=None, profile="ci", options=None):
-    claim = get(claim_id)
-    cells = claim.cells(profile, options or {}) if cells is None else cells
-    return claim.judge([Result(c, claim.run_cell(c)) for c in cells], profile)
+from tests.claims import run_claim
 
 
 def rate_cells(claim_id, method, decay, m_rule):

@@ -9,15 +9,10 @@ import methods.rf_oja
 import pytest
 
 import suites.ullah18 as ul
-from suites.registry import Result, get, select
+from suites.registry import select
 from tests import faults_ullah18 as faults
 from theory.rf_objective import lemma_e1_rotation
-
-
-def run_claim(claim_id, cells=None, profile="ci"):
-    claim = get(claim_id)
-    cells = claim.cells(profile, {}) if cells is None else cells
-    return claim.judge([Result(c, claim.run_cell(c)) for c in cells], profile)
+from tests.claims import run_claim
 
 
 def test_every_ullah18_claim_of_claims_md_is_registered():
@@ -105,3 +100,12 @@ def test_digits_curves_at_ci_and_with_an_oja_that_stores_its_features(monkeypatc
     monkeypatch.setattr(ul, "RFOja", faults.FeatureStoringRFOja)
     v = run_claim("ullah18.digits-curves")
     assert v.status == "fails", v.summary
+
+
+def test_digits_curves_fail_with_an_oja_that_stops_learning(monkeypatch):
+    # The quality part (J_proj gap to ERM <= 0.1) needs its own fault: the
+    # memory fault above leaves the curves intact.
+    monkeypatch.setattr(ul, "RFOja", faults.FrozenRFOja)
+    v = run_claim("ullah18.digits-curves")
+    assert v.status == "fails", v.summary
+    assert "RF-Oja" in v.summary
