@@ -2,6 +2,7 @@
 the explicit Fourier feature map of the population model, and random Fourier
 features, pivoted incomplete Cholesky, the Oja update, Frequent Directions."""
 
+from .bandwidth import mean_distance_gamma, median_gamma, pairwise_sq_distances
 from .cholesky import CholeskyFactor, incomplete_cholesky
 from .fourier import fourier_features
 from .frequent_directions import FrequentDirections
@@ -16,5 +17,6 @@ __all__ = [
     "KERNELS", "Kernel", "gram_accumulate", "kernel_matmat", "default_block_size", "fourier_features",
     "exact_leverage_scores", "approximate_leverage_scores", "RandomFourierFeatures", "draw_rff",
     "incomplete_cholesky", "CholeskyFactor", "oja_updates", "orthonormalize", "FrequentDirections",
+    "median_gamma", "mean_distance_gamma", "pairwise_sq_distances",
     "check_array", "check_positive", "check_random_state", "check_rank", "check_same_width",
 ]

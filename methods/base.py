@@ -15,7 +15,7 @@ import numbers
 
 import numpy as np
 
-from kernels import (Kernel, check_array, check_positive, check_random_state, check_rank, check_same_width,
+from kpca_suite.kernels import (Kernel, check_array, check_positive, check_random_state, check_rank, check_same_width,
                      kernel_matmat)
 
 

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels import Kernel, check_array, check_positive, check_random_state, check_same_width, kernel_matmat
+from kpca_suite.kernels import Kernel, check_array, check_positive, check_random_state, check_same_width, kernel_matmat
 
 from .nystrom import DEFAULT_RCOND, NystromKPCA
 

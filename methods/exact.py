@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.sparse.linalg import LinearOperator, eigsh
 
-from kernels import Kernel, check_random_state, kernel_matmat
+from kpca_suite.kernels import Kernel, check_random_state, kernel_matmat
 
 from .base import KPCABase, fitted_coefficients
 

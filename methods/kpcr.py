@@ -32,8 +32,8 @@ from __future__ import annotations
 import numpy as np
 from sklearn.metrics import r2_score  # R^2 = 1 - RSS / TSS, the paper's metric
 
-from kernels import Kernel, check_array, check_positive, check_random_state, check_same_width, gram_accumulate
-from kernels import kernel_matmat
+from kpca_suite.kernels import Kernel, check_array, check_positive, check_random_state, check_same_width, gram_accumulate
+from kpca_suite.kernels import kernel_matmat
 
 from .centered_nystrom import CenteredNystromKPCA, psd_pinv, sign_flips
 from .exact import ExactKPCA

@@ -36,8 +36,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg as sla
 
-from kernels.cholesky import incomplete_cholesky
-from kernels.validation import check_array, check_positive, check_random_state, check_rank, check_same_width
+from kpca_suite.kernels.cholesky import incomplete_cholesky
+from kpca_suite.kernels.validation import check_array, check_positive, check_random_state, check_rank, check_same_width
 
 from .landmarks import LeverageScoreLandmarks, UniformLandmarks
 

@@ -11,7 +11,7 @@ from typing import Optional
 
 import numpy as np
 
-from kernels import (Kernel, approximate_leverage_scores, check_positive, check_random_state,
+from kpca_suite.kernels import (Kernel, approximate_leverage_scores, check_positive, check_random_state,
                      exact_leverage_scores)
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg as sla
 
-from kernels import Kernel, check_positive, check_random_state, gram_accumulate, kernel_matmat
+from kpca_suite.kernels import Kernel, check_positive, check_random_state, gram_accumulate, kernel_matmat
 
 from .base import KPCABase
 from .landmarks import UniformLandmarks

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels import check_array, check_positive, check_random_state, check_rank, draw_rff
+from kpca_suite.kernels import check_array, check_positive, check_random_state, check_rank, draw_rff
 
 from .rf_subspace import RandomFeatureSubspace
 

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import check_array, check_positive, check_random_state, check_rank, draw_rff
-from kernels.oja import oja_updates, orthonormalize
+from kpca_suite.kernels import check_array, check_positive, check_random_state, check_rank, draw_rff
+from kpca_suite.kernels.oja import oja_updates, orthonormalize
 
 from .rf_subspace import RandomFeatureSubspace
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels import Kernel, check_array, check_positive, check_random_state, check_rank, kernel_matmat
+from kpca_suite.kernels import Kernel, check_array, check_positive, check_random_state, check_rank, kernel_matmat
 
 from .base import fitted_coefficients
 from .nystrom import DEFAULT_RCOND

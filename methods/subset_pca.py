@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels import Kernel, check_array, check_positive, check_random_state, check_same_width, gram_accumulate
+from kpca_suite.kernels import Kernel, check_array, check_positive, check_random_state, check_same_width, gram_accumulate
 
 from .base import KPCABase
 from .centered_nystrom import centred_cross, centred_trace, centring_terms

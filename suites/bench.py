@@ -94,8 +94,8 @@ def _record(id, what, ours_s, peer, peer_s, ratio, goal, met, floor=None, notes=
 def warm_jit():
     """Compile (or load from Numba's cache) every jitted routine on the measured
     paths: the Gaussian block and a tiny Nystrom fit."""
-    from kernels import Kernel
-    from methods import NystromKPCA
+    from kpca_suite.kernels import Kernel
+    from kpca_suite.methods import NystromKPCA
     X = _data(40, 3, seed=1)
     k = Kernel("gaussian", gamma=0.5)
     k.block(X[:8], X[:4])
@@ -106,8 +106,8 @@ def warm_jit():
 # -- the methods (used both in-process for time and in a child for memory) ---------
 
 def _fit_ours(X, m, k, gamma, seed=0):
-    from kernels import Kernel
-    from methods import NystromKPCA
+    from kpca_suite.kernels import Kernel
+    from kpca_suite.methods import NystromKPCA
     return NystromKPCA(k, Kernel("gaussian", gamma=gamma), landmarks=m, center=False,
                        random_state=seed).fit(X)
 
@@ -217,7 +217,7 @@ def peak_memory(method, n, m, d, k, timeout=3600):
 def bench_gaussian_block(scale=1.0, repeats=3):
     from sklearn.metrics.pairwise import rbf_kernel
 
-    from kernels import Kernel
+    from kpca_suite.kernels import Kernel
 
     n = _scaled(GAUSSIAN_SIZES["n"], scale, 2)
     m = _scaled(GAUSSIAN_SIZES["m"], scale, 2)
@@ -283,7 +283,7 @@ def _nystrompca_time(n, m, d, k, gamma, repeats):
 
 
 def bench_nystrom_kpca(scale=1.0, repeats=3, memory=True):
-    from kernels.gram import default_block_size
+    from kpca_suite.kernels.gram import default_block_size
 
     n = _scaled(NYSTROM_SIZES["n"], scale, 20)
     m = min(n, _scaled(NYSTROM_SIZES["m"], scale, 5))

@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels import Kernel
-from kernels.frequent_directions import FrequentDirections, blas_single_thread
-from methods.rf_erm import RFERM
-from methods.skpca import SKPCA
-from methods.streaming_nystrom import StreamingNystrom
-from theory.ghashami16 import random_noisy
+from kpca_suite.kernels import Kernel
+from kpca_suite.kernels.frequent_directions import FrequentDirections, blas_single_thread
+from kpca_suite.methods.rf_erm import RFERM
+from kpca_suite.methods.skpca import SKPCA
+from kpca_suite.methods.streaming_nystrom import StreamingNystrom
+from kpca_suite.theory.ghashami16 import random_noisy
 
 from .bench import _best, _record, _scaled
 from .ghashami16 import _traced_peak, _warm, rn_gamma

@@ -15,10 +15,10 @@ import time
 
 import numpy as np
 
-from kernels import Kernel
-from methods.centered_nystrom import CenteredNystromKPCA
-from methods.kpcr import KPCR, CenteredNystromKRR
-from methods.landmarks import FixedLandmarks
+from kpca_suite.kernels import Kernel
+from kpca_suite.methods.centered_nystrom import CenteredNystromKPCA
+from kpca_suite.methods.kpcr import KPCR, CenteredNystromKRR
+from kpca_suite.methods.landmarks import FixedLandmarks
 
 from .datasets import load_uci
 

@@ -17,9 +17,9 @@ import tracemalloc
 
 import numpy as np
 
-from kernels import draw_rff
-from methods.rf_erm import RFERM
-from methods.rf_oja import RFOja
+from kpca_suite.kernels import draw_rff
+from kpca_suite.methods.rf_erm import RFERM
+from kpca_suite.methods.rf_oja import RFOja
 
 
 def _best(fn, repeats):

@@ -12,15 +12,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
-import textwrap
-import traceback
 from pathlib import Path
 
 from . import registry
-from .registry import PROFILES, Verdict
+from .claim import PROFILES, Verdict
 
 STORE_NAME = "results.sqlite"
 
@@ -65,53 +62,25 @@ def _verdict_line(v: Verdict) -> str:
     return f"{v.status.upper():<13} {v.claim}: {v.summary}"
 
 
-def _judge_all(claims, store, profile, options):
-    """Verdicts, results per claim, and judge errors (a judge that raises
-    gives an inconclusive verdict and an error)."""
-    from .runner import claim_results, judge
-    verdicts, results, errors = [], {}, []
-    for claim in claims:
-        try:
-            results[claim.id] = claim_results(claim, store, profile, options)
-            v = judge(claim, store, profile, options)
-        except Exception as e:  # noqa: BLE001 - reported, exit 1
-            msg = f"{claim.id}: judge raised {type(e).__name__}: {e}"
-            errors.append((msg, traceback.format_exc()))
-            v = Verdict(claim.id, "inconclusive", f"judge raised {type(e).__name__}: {e}")
-        verdicts.append(v)
-    return verdicts, results, errors
+def _report_errors(evaluation, out: Path) -> None:
+    """Cells that raised (tracebacks to DIR/errors.log) and judges that raised."""
+    if evaluation.cell_errors:
+        log = out / "errors.log"
+        out.mkdir(parents=True, exist_ok=True)
+        with open(log, "w", encoding="utf-8") as fh:
+            for e in evaluation.cell_errors:
+                fh.write(f"== {e.claim} cell {e.cell.key()}\n{e.traceback}\n")
+        _err(f"{len(evaluation.cell_errors)} cell(s) raised; nothing was recorded for them "
+             f"(tracebacks in {log}):")
+        for e in evaluation.cell_errors[:20]:
+            print(f"  {e.claim}  cell {e.cell.key()}: {e.error}", file=sys.stderr)
+        if len(evaluation.cell_errors) > 20:
+            print(f"  ... and {len(evaluation.cell_errors) - 20} more", file=sys.stderr)
+    for msg, _ in evaluation.tracebacks:
+        _err(msg)
 
 
-def _plot_all(claims, verdicts, results, plotdir):
-    from .plots import plot_claim
-    by_id = {c.id: c for c in claims}
-    paths, errors = {}, []
-    for v in verdicts:
-        p, errs = plot_claim(by_id[v.claim], v, results.get(v.claim, []), plotdir)
-        paths[v.claim] = p
-        errors += errs
-    for e in errors:
-        _warn(e)
-    return paths, errors
-
-
-def _provenance(store, claims):
-    from .machine import git_commit, machine, versions
-    commits = sorted({r["git_commit"] for c in claims for r in store.records(c.id)})
-    return machine(), versions(), commits or [git_commit()]
-
-
-def _write_report(out, claims, verdicts, results, plot_paths, profile, store,
-                  elapsed=None, errors=()):
-    from .report import write_report
-    mach, vers, commits = _provenance(store, claims)
-    wall = sum(r.wall_time for rs in results.values() for r in rs if math.isfinite(r.wall_time))
-    return write_report(verdicts, plot_paths, out, profile, mach, vers, commit=commits,
-                        wall_time=wall, elapsed=elapsed, errors=list(errors),
-                        cells={k: len(v) for k, v in results.items()})
-
-
-def _finish(verdicts, failed_cells: bool) -> int:
+def _finish(verdicts, failed: bool) -> int:
     for v in verdicts:
         print(_verdict_line(v))
     inconclusive = [v.claim for v in verdicts if v.status == "inconclusive"]
@@ -120,7 +89,7 @@ def _finish(verdicts, failed_cells: bool) -> int:
               "measurement could not decide (e.g. the slope CI straddles the tolerance band). "
               "This does not fail the run (exit 0 unless something else failed); a larger "
               "profile (--profile full) may decide.")
-    if any(v.status == "fails" for v in verdicts) or failed_cells:
+    if any(v.status == "fails" for v in verdicts) or failed:
         return 1
     return 0
 
@@ -156,27 +125,14 @@ def _make_executor(args):
 # ---------------------------------------------------------------------- commands
 
 def cmd_list(args) -> int:
+    from .catalogue import markdown, text
     claims = _select(args.names)
-    if not claims:
-        print("no claims registered")
-        return 0
-    width = max(len(c.id) for c in claims)
-    wrap = textwrap.TextWrapper(width=100, initial_indent=" " * 4, subsequent_indent=" " * 17)
-    print(f"{'claim':<{width}}  source")
-    print(f"{'-' * width}  {'-' * 40}")
-    for c in claims:
-        print(f"{c.id:<{width}}  {c.source}")
-        print(wrap.fill(f"prediction:  {c.prediction}"))
-        print(wrap.fill(f"tolerance:   {c.tolerance}"))
-        if c.sizes:
-            print(wrap.fill("sizes:       " + "; ".join(f"{k}: {v}" for k, v in c.sizes.items())))
-    print(f"\n{len(claims)} claim(s). Run one with `kpca-suite run CLAIM` "
-          "(or a paper name, e.g. `kpca-suite run sterge20`).")
+    sys.stdout.write(markdown(claims) if args.markdown else text(claims))
     return 0
 
 
 def cmd_run(args) -> int:
-    from .runner import run_sweep
+    from .pipeline import evaluate, write_outputs
     _positive_jobs(args.jobs)
     options = {}
     if args.data is not None:
@@ -204,8 +160,8 @@ def cmd_run(args) -> int:
             print(f"kpca-suite: {len(claims)} claim(s), profile {args.profile}, store {store.path}",
                   file=sys.stderr)
             try:
-                sweep = run_sweep(claims, args.profile, store, options=options, executor=executor,
-                                  jobs=args.jobs, progress=not args.no_progress)
+                ev = evaluate(claims, args.profile, store, executor, jobs=args.jobs, options=options,
+                              progress=not args.no_progress)
             except KeyboardInterrupt:
                 _err(f"interrupted; finished cells are kept in {store.path} and a rerun resumes")
                 return 130
@@ -213,32 +169,15 @@ def cmd_run(args) -> int:
             close()
         store.set_meta("profile", args.profile)
         store.set_meta("options", json.dumps(options))
-        if sweep.skipped:
-            print(f"kpca-suite: resumed: {sweep.skipped} cell(s) already in the store, "
-                  f"{sweep.executed} run now", file=sys.stderr)
-
-        errors = []
-        if sweep.errors:
-            log = out / "errors.log"
-            with open(log, "w", encoding="utf-8") as fh:
-                for e in sweep.errors:
-                    fh.write(f"== {e.claim} cell {e.cell.key()}\n{e.traceback}\n")
-            _err(f"{len(sweep.errors)} cell(s) raised; nothing was recorded for them "
-                 f"(tracebacks in {log}):")
-            for e in sweep.errors[:20]:
-                print(f"  {e.claim}  cell {e.cell.key()}: {e.error}", file=sys.stderr)
-            if len(sweep.errors) > 20:
-                print(f"  ... and {len(sweep.errors) - 20} more", file=sys.stderr)
-            errors += [str(e) for e in sweep.errors]
-
-        verdicts, results, jerrs = _judge_all(claims, store, args.profile, options)
-        for msg, tb in jerrs:
-            _err(msg)
-        errors += [m for m, _ in jerrs]
-        plot_paths, perrs = _plot_all(claims, verdicts, results, out / "plots")
-        md, html_ = _write_report(out, claims, verdicts, results, plot_paths, args.profile, store,
-                                  elapsed=sweep.elapsed, errors=errors + perrs)
-        code = _finish(verdicts, bool(sweep.errors or jerrs))
+        if ev.skipped:
+            print(f"kpca-suite: resumed: {ev.skipped} cell(s) already in the store, "
+                  f"{ev.executed} run now", file=sys.stderr)
+        _report_errors(ev, out)
+        written = write_outputs(ev, claims, out, args.profile, store)
+        for e in written["errors"]:
+            _warn(e)
+        code = _finish(list(ev.verdicts.values()), bool(ev.errors))
+        md, html_ = written["report"]
         print(f"report: {md} and {html_}")
         return code
     finally:
@@ -268,26 +207,28 @@ def _stored_profile(store, args):
 
 
 def _rejudge(store, args, out):
-    """Judge the stored results again (no cell runs) and redraw the plots."""
+    """Judge the stored results again (no cell runs), redraw the plots and
+    rewrite the report."""
+    from .pipeline import evaluate, write_outputs
     claims = _stored_claims(store, args.names)
     if not claims:
         raise UsageError(f"no results of registered claims in {store.path}; run `kpca-suite run` first")
     profile, options = _stored_profile(store, args)
-    verdicts, results, jerrs = _judge_all(claims, store, profile, options)
-    for msg, _ in jerrs:
-        _err(msg)
-    plot_paths, perrs = _plot_all(claims, verdicts, results, out / "plots")
-    return claims, profile, verdicts, results, jerrs, plot_paths, perrs
+    ev = evaluate(claims, profile, store, options=options, run=False)
+    _report_errors(ev, out)
+    written = write_outputs(ev, claims, out, profile, store)
+    for e in written["errors"]:
+        _warn(e)
+    return ev, written
 
 
 def cmd_report(args) -> int:
     out = Path(args.out)
     store = _open_store(out, create=False)
     try:
-        claims, profile, verdicts, results, jerrs, plot_paths, perrs = _rejudge(store, args, out)
-        md, html_ = _write_report(out, claims, verdicts, results, plot_paths, profile, store,
-                                  errors=[m for m, _ in jerrs] + perrs)
-        code = _finish(verdicts, bool(jerrs))
+        ev, written = _rejudge(store, args, out)
+        code = _finish(list(ev.verdicts.values()), bool(ev.errors))
+        md, html_ = written["report"]
         print(f"report: {md} and {html_}")
         return code
     finally:
@@ -298,11 +239,11 @@ def cmd_plot(args) -> int:
     out = Path(args.out)
     store = _open_store(out, create=False)
     try:
-        claims, profile, verdicts, results, jerrs, plot_paths, perrs = _rejudge(store, args, out)
-        for cid, ps in plot_paths.items():
+        ev, written = _rejudge(store, args, out)
+        for ps in written["plots"].values():
             for p in ps:
                 print(p)
-        return 1 if jerrs or perrs else 0
+        return 1 if ev.errors or written["errors"] else 0
     finally:
         store.close()
 
@@ -321,8 +262,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     p = sub.add_parser("list", help="list the registered claims",
-                       description="List the registered claims: id, source, prediction, tolerance.")
+                       description="List the registered claims: id, source, prediction, tolerance, faults, sweep sizes.")
     p.add_argument("names", nargs="*", metavar="CLAIM-or-PAPER", help="restrict to these claims or papers")
+    p.add_argument("--markdown", action="store_true",
+                   help="print the catalogue as Markdown: every claim with the evidence for its "
+                        "tolerance, its planted faults, and each paper's errata")
     p.set_defaults(func=cmd_list)
 
     p = sub.add_parser("run", help="run claims, judge them, write plots and the report",

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kernels import check_array, check_positive, check_random_state
+from kpca_suite.kernels import check_array, check_positive, check_random_state
 
 
 def load_digits_data(digit=None):

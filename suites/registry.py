@@ -1,147 +1,68 @@
 """The claim registry: the one source for the CLI, the pytest theory-regression
 tests, the asv ``track_`` benchmarks and the report.
 
-A claim is data (id, source, statement, prediction, tolerance, sizes per profile)
-plus three functions:
+Papers are discovered, not listed: every module of ``kpca_suite.suites.papers``
+whose name does not start with ``_``, and every module named by an installed
+distribution's entry point of the group ``kpca_suite.papers`` (so a research
+group can ship its own claims as a package)::
 
-``cells(profile, options) -> list[Cell]``
-    the sweep: one cell per (method, n, seed, params); ``options`` carries
-    user choices from the CLI (e.g. ``{"data": "mnist.npz"}``) and is ``{}`` by
-    default;
-``run_cell(cell) -> dict[str, float]``
-    the experiment for one cell, a module-level function so that a process pool
-    can pickle it; it must depend on the cell alone (its seed included);
-``judge(results, profile) -> Verdict``
-    the verdict from all finished cells of the claim.
+    [project.entry-points."kpca_suite.papers"]
+    mypaper = "mypackage.mypaper"
 
-Claims are registered by the per-paper modules (``suites/sterge20.py``, ...) at
-import time; :func:`load_all` imports them.
+A paper module defines ``PAPER`` (a :class:`~.claim.Paper`) and ``CLAIMS``
+(a sequence of :class:`~.claim.Claim` whose ids start with ``PAPER.key + "."``).
+Importing a paper module must stay cheap: no data load and no JIT compile.
 """
 
 from __future__ import annotations
 
 import importlib
-import json
-from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+import pkgutil
+from importlib.metadata import entry_points
 
-PROFILES = ("ci", "quick", "full")
-STATUSES = ("holds", "fails", "inconclusive")
-PAPER_MODULES = ("suites.sterge20", "suites.hallgren21", "suites.ghashami16", "suites.bach13", "suites.ullah18")
+from .claim import Claim, Paper
 
-
-@dataclass(frozen=True)
-class Cell:
-    """One unit of a sweep: a claim evaluated for one method, size and seed.
-
-    ``params`` holds any further settings (m, ell, profile, ...) as a sorted
-    tuple of (name, value) pairs so that the cell is hashable and has a stable
-    text key.
-    """
-
-    claim: str
-    method: str
-    n: int
-    seed: int
-    params: tuple = ()
-
-    @staticmethod
-    def make(claim: str, method: str, n: int, seed: int, **params: Any) -> "Cell":
-        return Cell(claim, method, int(n), int(seed), tuple(sorted(params.items())))
-
-    @property
-    def p(self) -> dict:
-        """The params as a dict."""
-        return dict(self.params)
-
-    def key(self) -> str:
-        """Stable text key, used by the results store to skip finished cells."""
-        return json.dumps(
-            [self.claim, self.method, self.n, self.seed, [list(kv) for kv in self.params]],
-            separators=(",", ":"),
-        )
-
-
-@dataclass
-class Result:
-    """A finished cell: its metrics, wall time (s) and peak traced memory (bytes)."""
-
-    cell: Cell
-    metrics: dict
-    wall_time: float = float("nan")
-    peak_mem: int = 0
-
-
-@dataclass
-class Fit:
-    """A log-log fit drawn on the claim's plot and listed in the report.
-
-    ``x`` are the sizes, ``y`` a (len(x), seeds) array of the metric (NaN where
-    a seed is missing), ``slope`` / ``ci`` the fitted slope and its bootstrap
-    95% interval, ``band`` the tolerance band on the slope (or None) and
-    ``predicted`` the predicted slope (or None). ``reference`` optionally holds
-    a deterministic reference curve (e.g. the exact R_{C,l}) on the same x.
-    """
-
-    label: str
-    x: Any
-    y: Any
-    slope: float
-    ci: tuple
-    intercept: float = 0.0
-    predicted: Optional[float] = None
-    band: Optional[tuple] = None
-    reference: Any = None
-    xlabel: str = "n"
-    ylabel: str = "metric"
-
-
-@dataclass
-class Verdict:
-    """The outcome of a claim: status in STATUSES, a one-line summary, the fits
-    for the plot, and measured / predicted numbers for the report table."""
-
-    claim: str
-    status: str
-    summary: str
-    fits: list = field(default_factory=list)
-    measured: dict = field(default_factory=dict)
-    predicted: dict = field(default_factory=dict)
-
-    def __post_init__(self):
-        if self.status not in STATUSES:
-            raise ValueError(f"status must be one of {STATUSES}, got {self.status!r}")
-
-
-@dataclass(frozen=True)
-class Claim:
-    id: str
-    paper: str
-    source: str
-    statement: str
-    prediction: str
-    tolerance: str
-    cells: Callable[[str, dict], list]
-    run_cell: Callable[[Cell], dict]
-    judge: Callable[[list, str], Verdict]
-    figure: Optional[Callable] = None  # figure(results, verdict, outdir) -> list[Path]
-    sizes: dict = field(default_factory=dict)  # profile -> human-readable sizes
-
+ENTRY_POINT_GROUP = "kpca_suite.papers"
+PAPERS_PACKAGE = "kpca_suite.suites.papers"
 
 REGISTRY: dict[str, Claim] = {}
+PAPERS: dict[str, Paper] = {}
+_LOADED: set = set()
 
 
-def register(claim: Claim) -> Claim:
-    if claim.id in REGISTRY:
-        raise ValueError(f"claim {claim.id!r} is registered twice")
-    REGISTRY[claim.id] = claim
-    return claim
+def paper_modules() -> list:
+    """Module names of every discoverable paper: ours first (alphabetical),
+    then those of installed entry points."""
+    pkg = importlib.import_module(PAPERS_PACKAGE)
+    ours = sorted(f"{PAPERS_PACKAGE}.{m.name}" for m in pkgutil.iter_modules(pkg.__path__)
+                  if not m.name.startswith("_"))
+    theirs = sorted(ep.value for ep in entry_points(group=ENTRY_POINT_GROUP))
+    return ours + [m for m in theirs if m not in ours]
 
 
-def load_all() -> dict[str, Claim]:
-    """Import every paper module so that its claims register themselves."""
-    for mod in PAPER_MODULES:
-        importlib.import_module(mod)
+def register_module(module) -> None:
+    """Register the ``PAPER`` and ``CLAIMS`` of an imported paper module."""
+    paper, claims = getattr(module, "PAPER", None), getattr(module, "CLAIMS", None)
+    if not isinstance(paper, Paper) or claims is None:
+        raise ImportError(f"paper module {module.__name__} must define PAPER (a Paper) and CLAIMS")
+    if paper.key in PAPERS and PAPERS[paper.key] is not paper:
+        raise ValueError(f"paper {paper.key!r} is defined twice (again in {module.__name__})")
+    for claim in claims:
+        if claim.paper != paper.key:
+            raise ValueError(f"claim {claim.id!r} of {module.__name__} does not start with {paper.key + '.'!r}")
+        if claim.id in REGISTRY and REGISTRY[claim.id] is not claim:
+            raise ValueError(f"claim {claim.id!r} is registered twice")
+    PAPERS[paper.key] = paper
+    for claim in claims:
+        REGISTRY[claim.id] = claim
+
+
+def load_all() -> dict:
+    """Import every discovered paper module not imported yet and register its claims."""
+    for name in paper_modules():
+        if name not in _LOADED:
+            register_module(importlib.import_module(name))
+            _LOADED.add(name)
     return REGISTRY
 
 
@@ -153,13 +74,13 @@ def get(claim_id: str) -> Claim:
         raise KeyError(f"unknown claim {claim_id!r}; `kpca-suite list` shows the registered ones") from None
 
 
-def select(names=None) -> list[Claim]:
+def select(names=None) -> list:
     """Claims matching ``names``: each a claim id or a paper name (``sterge20``).
     No names selects every claim. Unknown names raise ``KeyError``."""
     load_all()
     if not names:
         return list(REGISTRY.values())
-    chosen: list[Claim] = []
+    chosen: list = []
     for name in names:
         hits = [c for c in REGISTRY.values() if c.id == name or c.paper == name]
         if not hits:

@@ -29,7 +29,7 @@ from typing import Callable, Optional
 
 from . import registry
 from .machine import git_commit, versions as _versions
-from .registry import Cell, Claim, Result, Verdict
+from .claim import PROFILES, Cell, Result
 
 
 def limit_threads(n_threads: int) -> None:
@@ -184,12 +184,15 @@ class Progress:
             self.stream.flush()
 
 
-def sweep_cells(claims, profile: str, options: Optional[dict] = None) -> dict:
-    """``{claim id: [cells]}`` for ``profile``, duplicates (same key) dropped."""
+def sweep_cells(claims, profile: str, options: Optional[dict] = None, keep: Optional[Callable] = None) -> dict:
+    """``{claim id: [cells]}`` for ``profile``, duplicates (same key) dropped,
+    restricted to the cells for which ``keep(cell)`` is true when given."""
     out = {}
     for claim in claims:
         seen, cells = set(), []
         for cell in claim.cells(profile, dict(options or {})):
+            if keep is not None and not keep(cell):
+                continue
             if cell.claim != claim.id:
                 raise ValueError(f"claim {claim.id!r} made a cell of claim {cell.claim!r}")
             k = cell.key()
@@ -202,13 +205,13 @@ def sweep_cells(claims, profile: str, options: Optional[dict] = None) -> dict:
 
 def run_sweep(claims, profile: str, store, options: Optional[dict] = None,
               executor: Optional[Executor] = None, jobs: Optional[int] = None,
-              progress: bool = True) -> Sweep:
+              progress: bool = True, keep: Optional[Callable] = None) -> Sweep:
     """Run every not-yet-done cell of ``claims`` at ``profile``.
 
     Parameters
     ----------
     claims : list of Claim
-    profile : one of ``registry.PROFILES``
+    profile : one of ``PROFILES``
     store : ResultStore
         Done cells are skipped; each new result is appended (and committed) as
         it completes.
@@ -221,6 +224,8 @@ def run_sweep(claims, profile: str, store, options: Optional[dict] = None,
     jobs : int, optional
     progress : bool
         Show the progress line on stderr.
+    keep : callable, optional
+        Run only the cells for which ``keep(cell)`` is true (tests).
 
     Returns
     -------
@@ -229,13 +234,13 @@ def run_sweep(claims, profile: str, store, options: Optional[dict] = None,
         ``.errors`` (cells that raised; nothing recorded for them, the other
         cells kept going), ``.executed``, ``.skipped``, ``.elapsed``.
     """
-    if profile not in registry.PROFILES:
-        raise ValueError(f"unknown profile {profile!r}; choose from {registry.PROFILES}")
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; choose from {PROFILES}")
     if jobs is not None and jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")
     claims = list(claims)
     t0 = time.perf_counter()
-    cells = sweep_cells(claims, profile, options)
+    cells = sweep_cells(claims, profile, options, keep)
     done = store.done_keys()
     todo = [(c, cell) for c in claims for cell in cells[c.id] if cell.key() not in done]
     total = sum(len(v) for v in cells.values())
@@ -289,28 +294,3 @@ def run_sweep(claims, profile: str, store, options: Optional[dict] = None,
         out[claim.id] = [r for r in store.results(claim.id) if r.cell.key() in wanted[claim.id]]
     out.elapsed = time.perf_counter() - t0
     return out
-
-
-def claim_results(claim: Claim, store, profile: str, options: Optional[dict] = None) -> list:
-    """The stored results of ``claim`` that belong to its sweep at ``profile``
-    (all its stored results if its cells cannot be built, e.g. a missing
-    ``--data`` file)."""
-    results = store.results(claim.id)
-    try:
-        wanted = {c.key() for c in claim.cells(profile, dict(options or {}))}
-    except Exception:  # noqa: BLE001 - fall back to everything stored
-        return results
-    return [r for r in results if r.cell.key() in wanted]
-
-
-def judge(claim: Claim, store, profile: str, options: Optional[dict] = None) -> Verdict:
-    """``claim.judge(results, profile)`` over the stored results of the
-    claim's sweep at ``profile``; ``inconclusive`` when no cell finished."""
-    results = claim_results(claim, store, profile, options)
-    if not results:
-        return Verdict(claim.id, "inconclusive",
-                       f"no cells finished for profile {profile!r}; nothing to judge")
-    verdict = claim.judge(results, profile)
-    if not isinstance(verdict, Verdict):
-        raise TypeError(f"claim {claim.id!r}: judge returned {type(verdict).__name__}, not a Verdict")
-    return verdict

@@ -34,7 +34,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable, Optional
 
-from .registry import Cell, Result
+from .claim import Cell, Result
 
 APP_NAME = "kpca-suite-results"
 #: ``PRAGMA application_id`` of a store: the bytes "KPCA"
@@ -340,3 +340,26 @@ class ResultStore:
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class MemoryStore:
+    """The part of :class:`ResultStore` the runner and the pipeline use, in
+    memory: for tests, asv and the Python API, where nothing is kept."""
+
+    def __init__(self):
+        self._results: dict = {}
+
+    def done_keys(self, claim: Optional[str] = None) -> set:
+        return {k for k, r in self._results.items() if claim is None or r.cell.claim == claim}
+
+    def add(self, result: Result, versions: Optional[dict] = None, commit: str = "unknown") -> None:
+        key = result.cell.key()
+        if key in self._results:
+            raise StoreError(f"cell {key} is already in the results store")
+        self._results[key] = result
+
+    def results(self, claim: str) -> list:
+        return [r for r in self._results.values() if r.cell.claim == claim]
+
+    def records(self, claim: Optional[str] = None) -> list:
+        return []

@@ -1,14 +1,26 @@
-"""Running one registered claim in-process, the way every paper's tests do:
-its cells at a profile (optionally given or filtered), each run serially, then judged."""
+"""Running claims in-process for the tests, through the one pipeline: serial,
+in memory, at a profile, optionally with a planted fault substituted."""
 
-from suites.registry import Result, get
+from kpca_suite.suites.claim import Claim
+from kpca_suite.suites.pipeline import evaluate
+from kpca_suite.suites.registry import get
 
 
-def run_claim(claim_id, cells=None, profile="ci", options=None, keep=None):
-    """The claim's Verdict from its ``profile`` cells (or ``cells``), keeping
-    those for which ``keep(cell)`` is true when ``keep`` is given."""
-    claim = get(claim_id)
-    cells = claim.cells(profile, options or {}) if cells is None else cells
-    if keep is not None:
-        cells = [c for c in cells if keep(c)]
-    return claim.judge([Result(c, claim.run_cell(c)) for c in cells], profile)
+def run_claim(claim, profile="ci", keep=None, options=None, fault=None, **substitutes):
+    """The Verdict of ``claim`` (an id or a Claim) at ``profile``.
+
+    ``fault`` names one of the claim's declared faults (its ``keep`` and
+    ``profile`` apply unless given here); ``substitutes`` replace estimators
+    by name; ``keep(cell)`` restricts the cells run.
+    """
+    claim = claim if isinstance(claim, Claim) else get(claim)
+    if fault is not None:
+        declared = claim.fault(fault)
+        claim = claim.with_estimators(**declared.estimators)
+        keep = keep if keep is not None else declared.keep
+    if substitutes:
+        claim = claim.with_estimators(**substitutes)
+    ev = evaluate([claim], profile, jobs=1, options=options, keep=keep)
+    if ev.errors:
+        raise RuntimeError("; ".join(ev.errors[:3]))
+    return ev.verdicts[claim.id]

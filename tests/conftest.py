@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from threadpoolctl import threadpool_limits
 
-from suites import registry
+from kpca_suite.suites import registry
 from tests import toy_claim
 
 

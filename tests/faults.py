@@ -3,7 +3,7 @@ claim's verdict to "fails"; they live here, never in methods/."""
 
 import numpy as np
 
-from methods import NystromKPCA
+from kpca_suite.methods import NystromKPCA
 
 
 class UnwhitenedNystrom(NystromKPCA):

@@ -3,9 +3,9 @@ claim's verdict to "fails"; they live here, never in methods/ or theory/."""
 
 import numpy as np
 
-from methods.krr import NystromKRR
-from theory.dof import optimal_lambda
-from theory.periodic import PeriodicKernel
+from kpca_suite.methods.krr import NystromKRR
+from kpca_suite.theory.dof import optimal_lambda
+from kpca_suite.theory.periodic import PeriodicKernel
 
 
 class LambdaNotTimesN(NystromKRR):

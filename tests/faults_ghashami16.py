@@ -6,10 +6,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import RandomFourierFeatures, draw_rff
-from kernels.frequent_directions import FrequentDirections
-from methods.skpca import SKPCA
-from methods.streaming_nystrom import StreamingNystrom
+from kpca_suite.kernels import RandomFourierFeatures, draw_rff
+from kpca_suite.kernels.frequent_directions import FrequentDirections
+from kpca_suite.methods.skpca import SKPCA
+from kpca_suite.methods.streaming_nystrom import StreamingNystrom
 
 
 class SigmaShrinkFD(FrequentDirections):

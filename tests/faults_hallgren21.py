@@ -3,11 +3,11 @@ a claim's verdict to "fails"; they live here, never in methods/ or theory/."""
 
 import numpy as np
 
-from methods.centered_nystrom import CenteredNystromKPCA
-from methods.kpcr import KPCR
-from methods.nystrom import NystromKPCA
-from methods.subset_pca import SubsetPCA
-from theory.mehler import mehler_eigenvalues
+from kpca_suite.methods.centered_nystrom import CenteredNystromKPCA
+from kpca_suite.methods.kpcr import KPCR
+from kpca_suite.methods.nystrom import NystromKPCA
+from kpca_suite.methods.subset_pca import SubsetPCA
+from kpca_suite.theory.mehler import mehler_eigenvalues
 
 
 def own_means(Kmm):

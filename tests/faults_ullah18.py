@@ -3,9 +3,9 @@ turn a claim's verdict to "fails"; they live here, never in methods/."""
 
 import numpy as np
 
-from kernels import draw_rff
-from methods.rf_erm import RFERM
-from methods.rf_oja import RFOja
+from kpca_suite.kernels import draw_rff
+from kpca_suite.methods.rf_erm import RFERM
+from kpca_suite.methods.rf_oja import RFOja
 
 
 def draw_rff_wrong_variance(d, m, kernel="gaussian", gamma=1.0, variant="cos", random_state=None):

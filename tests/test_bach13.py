@@ -7,9 +7,9 @@ subset of the ci cells where the full set is slow and the failure is not margina
 
 import pytest
 
-import kernels.cholesky
-import suites.bach13 as b13
-from suites.registry import select
+import kpca_suite.kernels.cholesky
+import kpca_suite.suites.bach13 as b13
+from kpca_suite.suites.registry import select
 from tests import faults_bach13 as faults
 from tests.claims import run_claim
 
@@ -93,9 +93,9 @@ def test_eq6_fails_for_a_rank_rule_that_is_not_eq6(monkeypatch):
 def test_nested_risks_is_the_spectral_risk_of_each_prefix():
     import numpy as np
 
-    from kernels.cholesky import incomplete_cholesky
-    from theory.dof import krr_risk
-    from theory.periodic import PeriodicKernel, periodic_signal, uniform_design
+    from kpca_suite.kernels.cholesky import incomplete_cholesky
+    from kpca_suite.theory.dof import krr_risk
+    from kpca_suite.theory.periodic import PeriodicKernel, periodic_signal, uniform_design
 
     X = uniform_design(80, 0)
     kern = PeriodicKernel("poly", 1)

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
-from theory.dof import dof_circulant, dof_from_eigh, krr_risk, optimal_lambda, smoother_risk
-from theory.periodic import (PeriodicKernel, bernoulli_polynomial, grid_design, grid_energy, grid_spectrum,
+from kpca_suite.theory.dof import dof_circulant, dof_from_eigh, krr_risk, optimal_lambda, smoother_risk
+from kpca_suite.theory.periodic import (PeriodicKernel, bernoulli_polynomial, grid_design, grid_energy, grid_spectrum,
                              periodic_signal, uniform_design)
-from theory.table1 import eq6_rank, lemma_b1_bound, reference_slope, table1_line
+from kpca_suite.theory.table1 import eq6_rank, lemma_b1_bound, reference_slope, table1_line
 
 T = np.linspace(0.0, 1.0, 201)
 I_MAX = 20000

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from kernels import (Kernel, approximate_leverage_scores, exact_leverage_scores, gram_accumulate,
+from kpca_suite.kernels import (Kernel, approximate_leverage_scores, exact_leverage_scores, gram_accumulate,
                      kernel_matmat)
-from methods import ExactKPCA, LeverageScoreLandmarks, NystromKPCA, UniformLandmarks
+from kpca_suite.methods import ExactKPCA, LeverageScoreLandmarks, NystromKPCA, UniformLandmarks
 
 X = np.random.default_rng(0).normal(size=(30, 3))
 K = Kernel(gamma=0.5)
@@ -332,7 +332,7 @@ def test_singular_Kmm_suggests_eigh(whitening):
 
 
 def test_fixed_landmarks_validation():
-    from methods import FixedLandmarks
+    from kpca_suite.methods import FixedLandmarks
     with pytest.raises(ValueError, match="indices of FixedLandmarks must be distinct"):
         FixedLandmarks((1, 1, 2)).select(X, K)
     with pytest.raises(ValueError, match=r"indices of FixedLandmarks must lie in \[0, 30\)"):

@@ -7,8 +7,8 @@ import math
 
 import pytest
 
-from suites import bench
-from suites.benchmarks import bench_claims, bench_kernels, bench_nystrom
+from kpca_suite.suites import bench
+from kpca_suite.suites.benchmarks import bench_claims, bench_kernels, bench_nystrom
 
 
 @pytest.fixture(scope="module")

@@ -7,8 +7,8 @@ import sqlite3
 
 import pytest
 
-from suites import cli, runner
-from suites.store import ResultStore
+from kpca_suite.suites import cli, runner
+from kpca_suite.suites.store import ResultStore
 from tests import toy_claim as toy
 
 N_QUICK = len(toy.NS["quick"]) * toy.SEEDS["quick"]
@@ -17,7 +17,7 @@ N_QUICK = len(toy.NS["quick"]) * toy.SEEDS["quick"]
 @pytest.fixture
 def no_plots(monkeypatch):
     """Skip drawing (the slow part) where the test is about something else."""
-    from suites import plots
+    from kpca_suite.suites import plots
     monkeypatch.setattr(plots, "plot_fits", lambda verdict, outdir: [])
 
 

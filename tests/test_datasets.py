@@ -4,8 +4,8 @@
 import numpy as np
 import pytest
 
-from suites.cli import main
-from suites.datasets import load_digits_data, load_user_data
+from kpca_suite.suites.cli import main
+from kpca_suite.suites.datasets import load_digits_data, load_user_data
 
 
 def images(n=300, seed=0):
@@ -94,7 +94,7 @@ def test_cli_digit_without_data_and_corrupt_data_are_usage_errors(tmp_path, caps
 
 # -- the UCI sets of Hallgren (2021), shipped by the nystrompca wheel --------------------------
 
-from suites import datasets as ds  # noqa: E402
+from kpca_suite.suites import datasets as ds  # noqa: E402
 
 
 @pytest.mark.parametrize("name", ["magic", "yeast", "cardiotocography", "segmentation", "drug", "dailykos",

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
-from kernels.fourier import fourier_features
+from kpca_suite.kernels.fourier import fourier_features
 
 
 def _lam(J, seed=0):

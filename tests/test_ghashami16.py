@@ -9,9 +9,9 @@ import functools
 
 import pytest
 
-import methods.skpca as skpca_module
-import suites.ghashami16 as gh
-from suites.registry import Result, get, select
+import kpca_suite.methods.skpca as skpca_module
+import kpca_suite.suites.ghashami16 as gh
+from kpca_suite.suites.registry import Result, get, select
 from tests import faults_ghashami16 as faults
 from tests.claims import run_claim
 

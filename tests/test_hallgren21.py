@@ -8,16 +8,16 @@ import math
 import numpy as np
 import pytest
 
-import suites.hallgren21 as h21
-from kernels import Kernel
-from methods.centered_nystrom import CenteredNystromKPCA
-from methods.exact import ExactKPCA
-from methods.landmarks import FixedLandmarks
-from methods.subset_pca import SubsetPCA, WilliamsSeegerKPCA
-from suites.registry import select
+import kpca_suite.suites.hallgren21 as h21
+from kpca_suite.kernels import Kernel
+from kpca_suite.methods.centered_nystrom import CenteredNystromKPCA
+from kpca_suite.methods.exact import ExactKPCA
+from kpca_suite.methods.landmarks import FixedLandmarks
+from kpca_suite.methods.subset_pca import SubsetPCA, WilliamsSeegerKPCA
+from kpca_suite.suites.registry import select
 from tests import faults_hallgren21 as faults
 from tests.claims import run_claim
-from theory.hallgren_bounds import (C_STAR, corollary61_bounds, hs_distance, kernel_bound, theorem3_bound,
+from kpca_suite.theory.hallgren_bounds import (C_STAR, corollary61_bounds, hs_distance, kernel_bound, theorem3_bound,
                                     theorem3_D)
 
 
@@ -155,8 +155,8 @@ def test_table3_metric_equals_the_papers_code_on_yeast():
     from sklearn.model_selection import train_test_split
     from sklearn.preprocessing import StandardScaler
 
-    from suites.datasets import load_uci
-    from suites.registry import Cell
+    from kpca_suite.suites.datasets import load_uci
+    from kpca_suite.suites.registry import Cell
 
     X, _ = load_uci("yeast", standardize=False)
     Xtr, Xte = train_test_split(X, test_size=0.25, random_state=1)

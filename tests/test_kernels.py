@@ -13,7 +13,7 @@ from numpy.testing import assert_allclose
 from sklearn.metrics.pairwise import (laplacian_kernel, linear_kernel, polynomial_kernel,
                                       rbf_kernel)
 
-from kernels import (KERNELS, Kernel, approximate_leverage_scores, exact_leverage_scores,
+from kpca_suite.kernels import (KERNELS, Kernel, approximate_leverage_scores, exact_leverage_scores,
                      gram_accumulate, kernel_matmat)
 
 RTOL = 1e-12

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from kernels import Kernel
-from methods.kpcr import KPCR, CenteredNystromKRR
+from kpca_suite.kernels import Kernel
+from kpca_suite.methods.kpcr import KPCR, CenteredNystromKRR
 
 
 def problem(n=200, seed=0):

@@ -6,11 +6,11 @@ import pytest
 from numpy.testing import assert_allclose
 from sklearn.kernel_ridge import KernelRidge as SKKernelRidge
 
-from kernels import Kernel
-from kernels.cholesky import incomplete_cholesky
-from methods.krr import KernelRidge, NystromKRR
-from methods.landmarks import FixedLandmarks
-from theory.periodic import PeriodicKernel, periodic_signal, uniform_design
+from kpca_suite.kernels import Kernel
+from kpca_suite.kernels.cholesky import incomplete_cholesky
+from kpca_suite.methods.krr import KernelRidge, NystromKRR
+from kpca_suite.methods.landmarks import FixedLandmarks
+from kpca_suite.theory.periodic import PeriodicKernel, periodic_signal, uniform_design
 
 GAUSS = Kernel("gaussian", gamma=0.5)
 

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy.linalg import eigh
 
-from kernels import Kernel, draw_rff
-from theory.mehler import (MehlerModel, gauss_hermite, mehler_constants, mehler_eigenfunctions,
+from kpca_suite.kernels import Kernel, draw_rff
+from kpca_suite.theory.mehler import (MehlerModel, gauss_hermite, mehler_constants, mehler_eigenfunctions,
                            mehler_eigenvalues)
 
 GAMMA = 1.0 / (2 * 0.7**2)  # seed 002's pilot: s = 1, l = 0.7

@@ -12,8 +12,8 @@ import pytest
 from numpy.testing import assert_allclose
 from sklearn.decomposition import KernelPCA
 
-from kernels import Kernel
-from methods import ExactKPCA, LeverageScoreLandmarks, NystromKPCA, UniformLandmarks
+from kpca_suite.kernels import Kernel
+from kpca_suite.methods import ExactKPCA, LeverageScoreLandmarks, NystromKPCA, UniformLandmarks
 
 
 def _data(n=60, d=4, seed=0):

@@ -4,7 +4,7 @@ kernel, the norm bounds of each variant, determinism, and bad input."""
 import numpy as np
 import pytest
 
-from kernels import Kernel, draw_rff
+from kpca_suite.kernels import Kernel, draw_rff
 
 
 def _data(n=40, d=3, seed=0):

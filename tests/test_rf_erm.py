@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from methods import RFERM
+from kpca_suite.methods import RFERM
 
 
 def _data(n=300, d=4, seed=0):

@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 from scipy.linalg import eigh
 
-from kernels import Kernel
-from methods.rf_erm import RFERM
-from methods.rf_oja import ConstantSchedule, InverseSchedule, RFOja, ThreePhaseSchedule
-from theory.mehler import MehlerModel
-from theory.rf_objective import (esl_quantity, heldout_grams, lemma_e1_rotation, lifted_objective,
+from kpca_suite.kernels import Kernel
+from kpca_suite.methods.rf_erm import RFERM
+from kpca_suite.methods.rf_oja import ConstantSchedule, InverseSchedule, RFOja, ThreePhaseSchedule
+from kpca_suite.theory.mehler import MehlerModel
+from kpca_suite.theory.rf_objective import (esl_quantity, heldout_grams, lemma_e1_rotation, lifted_objective,
                                  population_grams, procrustes_rotation, projected_objective)
-from theory.ullah_lemmas import b_k, c_prime_spectrum, kappa, lemma_c6, lemma_c7, lemma_c8, lemma_c9, lemma_f1
+from kpca_suite.theory.ullah_lemmas import b_k, c_prime_spectrum, kappa, lemma_c6, lemma_c7, lemma_c8, lemma_c9, lemma_f1
 
 GAMMA = 1.0 / (2 * 0.7**2)
 MODEL = MehlerModel(GAMMA, (1.0,), n_nodes=100)
@@ -167,7 +167,7 @@ def test_lemmas_on_random_matrices():
 
 
 def test_assumption_quantities_on_the_mehler_oracle():
-    from kernels import draw_rff
+    from kpca_suite.kernels import draw_rff
     fmap = draw_rff(1, 200, "gaussian", GAMMA, "cos", random_state=0)
     g = 200 * MODEL.feature_population(fmap.transform).C  # <z_a, z_b>_rho of single features
     lam_c = c_prime_spectrum(g)

@@ -8,9 +8,9 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
 
-from suites import runner
-from suites.runner import MetricsError, Progress, execute_cell, judge, run_sweep, validate_metrics
-from suites.store import ResultStore
+from kpca_suite.suites import runner
+from kpca_suite.suites.runner import MetricsError, Progress, execute_cell, judge, run_sweep, validate_metrics
+from kpca_suite.suites.store import ResultStore
 from tests import toy_claim as toy
 
 N_QUICK = len(toy.NS["quick"]) * toy.SEEDS["quick"]
@@ -125,9 +125,9 @@ def test_progress_line():
 def test_plots_and_report_survive_nan(tmp_path):
     import numpy as np
 
-    from suites.plots import plot_fits
-    from suites.registry import Fit, Verdict
-    from suites.report import write_report
+    from kpca_suite.suites.plots import plot_fits
+    from kpca_suite.suites.registry import Fit, Verdict
+    from kpca_suite.suites.report import write_report
 
     x = np.array([10.0, 20, 40, 80])
     Y = np.array([[1.0, np.nan], [-1, 0.5], [np.nan, np.nan], [0.1, 0.12]])
@@ -146,7 +146,7 @@ def test_plots_and_report_survive_nan(tmp_path):
 
 
 def test_one_sided_bands_are_labelled_as_such():
-    from suites.plots import band_text
+    from kpca_suite.suites.plots import band_text
     assert band_text((-0.6, -0.35)) == "[-0.600, -0.350]"
     assert band_text((float("nan"), -0.35)) == "<= -0.350"
     assert band_text((-0.6, float("inf"))) == ">= -0.600"
@@ -155,7 +155,7 @@ def test_one_sided_bands_are_labelled_as_such():
 def test_limit_threads_caps_numba_and_blas():
     import numba
     from threadpoolctl import threadpool_info, threadpool_limits
-    from suites.runner import limit_threads
+    from kpca_suite.suites.runner import limit_threads
     before = numba.get_num_threads()
     with threadpool_limits():  # restores the BLAS limits on exit
         limit_threads(1)

@@ -5,12 +5,12 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from kernels import Kernel, draw_rff
-from methods.rf_erm import RFERM
-from methods.skpca import SKPCA
-from methods.streaming_nystrom import StreamingNystrom
-from theory.ghashami16 import lemma22_bound, random_noisy, random_rotation, rff_variance
-from theory.kernel_error import frobenius_error, spectral_error, top_k_factor
+from kpca_suite.kernels import Kernel, draw_rff
+from kpca_suite.methods.rf_erm import RFERM
+from kpca_suite.methods.skpca import SKPCA
+from kpca_suite.methods.streaming_nystrom import StreamingNystrom
+from kpca_suite.theory.ghashami16 import lemma22_bound, random_noisy, random_rotation, rff_variance
+from kpca_suite.theory.kernel_error import frobenius_error, spectral_error, top_k_factor
 
 
 def _data(n=300, d=5, seed=0):

@@ -6,8 +6,8 @@ Cells run serially in-process so that monkeypatched estimators take effect.
 
 import pytest
 
-import suites.sterge20 as s20
-from suites.registry import Result, get, select
+import kpca_suite.suites.sterge20 as s20
+from kpca_suite.suites.registry import Result, get, select
 from tests import faults
 from tests.claims import run_claim
 

@@ -10,8 +10,8 @@ import threading
 
 import pytest
 
-from suites.registry import Cell, Result
-from suites.store import SCHEMA_VERSION, ResultStore, StoreError
+from kpca_suite.suites.registry import Cell, Result
+from kpca_suite.suites.store import SCHEMA_VERSION, ResultStore, StoreError
 
 VERS = {"python": "3.x", "numpy": "x"}
 

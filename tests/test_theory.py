@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
-from theory import (FourierModel, Theorem41Conditions, basis_from_coefficients, corollary_t, default_J,
+from kpca_suite.theory import (FourierModel, Theorem41Conditions, basis_from_coefficients, corollary_t, default_J,
                     effective_dimension, ekpca_bound_eq17, ekpca_population_error, empirical_effective_dimension,
                     exp_effdim_asymptote, exp_grid, fit_line, fit_loglog, max_effective_dimension,
                     nystrom_bound_eq15, octaves, poly_effdim_slope, poly_grid, rate_row, theorem41_conditions,
@@ -392,7 +392,7 @@ def test_verdict_bad_band():
 
 @pytest.mark.parametrize("k", [3, 40])  # Lanczos branch (k < size / 10) and LAPACK subset branch
 def test_top_eigh_matches_full_eigh(k):
-    from theory.population import top_eigh
+    from kpca_suite.theory.population import top_eigh
     B = np.random.default_rng(4).standard_normal((300, 120))
     S = B.T @ B
     e, V = top_eigh(S, k)

@@ -4,14 +4,14 @@ asserted, and a planted fault or negative control that turns each verdict.
 Cells run serially in-process so that monkeypatched helpers take effect.
 """
 
-import methods.rf_erm
-import methods.rf_oja
+import kpca_suite.methods.rf_erm
+import kpca_suite.methods.rf_oja
 import pytest
 
-import suites.ullah18 as ul
-from suites.registry import select
+import kpca_suite.suites.ullah18 as ul
+from kpca_suite.suites.registry import select
 from tests import faults_ullah18 as faults
-from theory.rf_objective import lemma_e1_rotation
+from kpca_suite.theory.rf_objective import lemma_e1_rotation
 from tests.claims import run_claim
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from suites.registry import Cell, Claim, Fit, Verdict
+from kpca_suite.suites.registry import Cell, Claim, Fit, Verdict
 
 NS = {"ci": (64, 128, 256, 512, 1024, 2048), "quick": (64, 128, 256, 512, 1024, 2048),
       "full": (64, 128, 256, 512, 1024, 2048, 4096)}

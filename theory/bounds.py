@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels.validation import check_positive
+from kpca_suite.kernels.validation import check_positive
 
 from .effective_dimension import check_levels
 

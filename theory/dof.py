@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from kernels.validation import check_array, check_positive
+from kpca_suite.kernels.validation import check_array, check_positive
 
 from .effective_dimension import check_levels
 

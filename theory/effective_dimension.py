@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels.validation import check_array, check_positive
+from kpca_suite.kernels.validation import check_array, check_positive
 
 
 def check_eigenvalues(eigenvalues, name: str = "eigenvalues") -> np.ndarray:

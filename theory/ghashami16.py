@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels import check_array, check_positive, check_random_state
+from kpca_suite.kernels import check_array, check_positive, check_random_state
 
 RANDOM_NOISY_S = 50
 RANDOM_NOISY_ZETA = 10.0

@@ -38,7 +38,7 @@ import math
 import numpy as np
 from scipy.stats import norm
 
-from kernels import Kernel, check_array, check_positive
+from kpca_suite.kernels import Kernel, check_array, check_positive
 
 #: c* = sqrt(2 ln 2) + 2 sqrt(2 pi) Phi(-sqrt(2 ln 2)) (Theorem 3).
 C_STAR = math.sqrt(2 * math.log(2)) + 2 * math.sqrt(2 * math.pi) * norm.cdf(-math.sqrt(2 * math.log(2)))

@@ -24,8 +24,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.sparse.linalg import LinearOperator, eigsh
 
-from kernels import check_array, check_random_state, kernel_matmat
-from kernels.gram import _blocks, _check_block_size
+from kpca_suite.kernels import check_array, check_random_state, kernel_matmat
+from kpca_suite.kernels.gram import _blocks, _check_block_size
 
 #: ARPACK relative tolerance. Against dense eigvalsh (RandomNoisy d = 60,
 #: n in {300, 400, 1000}, seeds 0-2, G' = ZZ^T and G~) the Lanczos value agreed

@@ -37,7 +37,7 @@ from itertools import product
 import numpy as np
 from numpy.polynomial.hermite_e import hermegauss
 
-from kernels.validation import check_array, check_positive, check_random_state
+from kpca_suite.kernels.validation import check_array, check_positive, check_random_state
 
 
 def mehler_constants(gamma: float, data_var: float):

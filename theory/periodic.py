@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import bernoulli, comb, zeta
 
-from kernels.validation import check_array, check_positive, check_random_state, check_same_width
+from kpca_suite.kernels.validation import check_array, check_positive, check_random_state, check_same_width
 
 DECAYS = ("poly", "exp")
 

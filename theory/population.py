@@ -24,8 +24,8 @@ from scipy.linalg import eigh
 from scipy.sparse.linalg import eigsh
 from scipy.special import zeta
 
-from kernels.fourier import fourier_features
-from kernels.validation import check_array, check_positive, check_random_state, check_rank
+from kpca_suite.kernels.fourier import fourier_features
+from kpca_suite.kernels.validation import check_array, check_positive, check_random_state, check_rank
 
 from .effective_dimension import check_eigenvalues, fourier_sup
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels.validation import check_positive
+from kpca_suite.kernels.validation import check_positive
 
 from .population import check_decay
 

@@ -38,8 +38,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels import Kernel, kernel_matmat
-from kernels.validation import check_array
+from kpca_suite.kernels import Kernel, kernel_matmat
+from kpca_suite.kernels.validation import check_array
 
 
 def _check_basis(U, name="U"):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels.validation import check_array, check_positive, check_random_state
+from kpca_suite.kernels.validation import check_array, check_positive, check_random_state
 
 
 @dataclass(frozen=True)

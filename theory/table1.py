@@ -25,7 +25,7 @@ from typing import Optional
 
 import numpy as np
 
-from kernels.validation import check_positive
+from kpca_suite.kernels.validation import check_positive
 
 from .effective_dimension import check_levels
 

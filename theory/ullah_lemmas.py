@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels.validation import check_array, check_positive, check_rank
+from kpca_suite.kernels.validation import check_array, check_positive, check_rank
 
 from .rf_objective import procrustes_rotation
 

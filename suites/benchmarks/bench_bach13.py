@@ -20,10 +20,10 @@ import time
 import numpy as np
 import scipy.linalg as sla
 
-from kernels.cholesky import incomplete_cholesky
-from methods.krr import KernelRidge, NystromKRR
-from theory.dof import dof_circulant, optimal_lambda
-from theory.periodic import PeriodicKernel, grid_design, grid_energy, grid_spectrum, periodic_signal, uniform_design
+from kpca_suite.kernels.cholesky import incomplete_cholesky
+from kpca_suite.methods.krr import KernelRidge, NystromKRR
+from kpca_suite.theory.dof import dof_circulant, optimal_lambda
+from kpca_suite.theory.periodic import PeriodicKernel, grid_design, grid_energy, grid_spectrum, periodic_signal, uniform_design
 
 KERNEL = PeriodicKernel("poly", 1)
 C_RANK = 2.0  # p = ceil(c d): the ci/quick runs of bach13.rank-rule saw p_1%/d in [1.0, 2.9]

@@ -17,7 +17,7 @@ PAPER = "sterge20"
 
 def _claim_ids():
     try:
-        from suites import registry
+        from kpca_suite.suites import registry
         return [c.id for c in registry.select([PAPER]) if c.id.startswith(PAPER + ".")]
     except Exception:  # ImportError of suites.sterge20, KeyError if nothing registered, ...
         return []
@@ -31,7 +31,7 @@ def run_claim(claim_id, profile="ci"):
 
     Returns the :class:`suites.registry.Verdict`.
     """
-    from suites import registry
+    from kpca_suite.suites import registry
 
     claim = registry.get(claim_id)
     results = []

@@ -9,12 +9,12 @@ scikit-learn's RBFSampler + IncrementalPCA are measured in one run by
 
 import numpy as np
 
-from kernels import Kernel
-from kernels.frequent_directions import FrequentDirections
-from methods.rf_erm import RFERM
-from methods.skpca import SKPCA
-from methods.streaming_nystrom import StreamingNystrom
-from theory.ghashami16 import random_noisy
+from kpca_suite.kernels import Kernel
+from kpca_suite.kernels.frequent_directions import FrequentDirections
+from kpca_suite.methods.rf_erm import RFERM
+from kpca_suite.methods.skpca import SKPCA
+from kpca_suite.methods.streaming_nystrom import StreamingNystrom
+from kpca_suite.theory.ghashami16 import random_noisy
 
 D = 100
 GAMMA = 1.0 / (2 * 2 * (50 + 1))  # about the RandomNoisy mean heuristic at d = 100

@@ -9,7 +9,7 @@ by ``kpca-suite bench`` (:mod:`suites.bench`), in one process run.
 
 import numpy as np
 
-from kernels import Kernel
+from kpca_suite.kernels import Kernel
 
 D = 20
 

@@ -9,8 +9,8 @@ scikit-learn (``Nystroem`` + ``PCA``) and ``nystrompca`` is in
 
 import numpy as np
 
-from kernels import Kernel
-from methods import NystromKPCA
+from kpca_suite.kernels import Kernel
+from kpca_suite.methods import NystromKPCA
 
 D = 10
 K = 10

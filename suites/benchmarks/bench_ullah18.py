@@ -8,8 +8,8 @@ The ratios against the floor and against scikit-learn are in
 
 import numpy as np
 
-from methods.rf_erm import RFERM
-from methods.rf_oja import RFOja
+from kpca_suite.methods.rf_erm import RFERM
+from kpca_suite.methods.rf_oja import RFOja
 
 D, M, K = 64, 750, 10
 

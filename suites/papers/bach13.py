@@ -20,18 +20,18 @@ import numpy as np
 import scipy.linalg as sla
 from scipy.sparse.linalg import eigsh
 
-from kernels.cholesky import incomplete_cholesky
-from methods.krr import KernelRidge, NystromKRR
-from methods.landmarks import FixedLandmarks
-from theory import fit_loglog, octaves, verdict_from_ci
-from theory.dof import dof_circulant, dof_from_eigh, krr_risk, optimal_lambda, smoother_risk
-from theory.periodic import (PeriodicKernel, grid_design, grid_energy, grid_spectrum, periodic_signal,
+from kpca_suite.kernels.cholesky import incomplete_cholesky
+from kpca_suite.methods.krr import KernelRidge, NystromKRR
+from kpca_suite.methods.landmarks import FixedLandmarks
+from kpca_suite.theory import fit_loglog, octaves, verdict_from_ci
+from kpca_suite.theory.dof import dof_circulant, dof_from_eigh, krr_risk, optimal_lambda, smoother_risk
+from kpca_suite.theory.periodic import (PeriodicKernel, grid_design, grid_energy, grid_spectrum, periodic_signal,
                              uniform_design)
-from theory.table1 import eq6_rank, first_nonvacuous_n, lemma_b1_bound, reference_slope, table1_line
+from kpca_suite.theory.table1 import eq6_rank, first_nonvacuous_n, lemma_b1_bound, reference_slope, table1_line
 
-from .analysis import cell_rng, collect, combine, fmt_ci
-from .plots import save_figure
-from .registry import Cell, Claim, Fit, Verdict, register
+from ..analysis import cell_rng, collect, combine, fmt_ci
+from ..plots import save_figure
+from ..registry import Cell, Claim, Fit, Verdict, register
 
 PAPER = "bach13"
 PROFILES = ("ci", "quick", "full")

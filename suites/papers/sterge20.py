@@ -17,16 +17,16 @@ import math
 import numpy as np
 from scipy.stats import binom
 
-from kernels import Kernel
-from methods import ExactKPCA, FixedLandmarks, LeverageScoreLandmarks, NystromKPCA, UniformLandmarks
-from theory import (FourierModel, basis_from_coefficients, default_J, ekpca_population_error, exp_grid,
+from kpca_suite.kernels import Kernel
+from kpca_suite.methods import ExactKPCA, FixedLandmarks, LeverageScoreLandmarks, NystromKPCA, UniformLandmarks
+from kpca_suite.theory import (FourierModel, basis_from_coefficients, default_J, ekpca_population_error, exp_grid,
                     fit_line, fit_loglog, octaves, poly_grid, verdict_from_ci)
-from theory.bounds import ekpca_bound_eq17, nystrom_bound_eq15
-from theory.effective_dimension import effective_dimension, empirical_effective_dimension, max_effective_dimension
+from kpca_suite.theory.bounds import ekpca_bound_eq17, nystrom_bound_eq15
+from kpca_suite.theory.effective_dimension import effective_dimension, empirical_effective_dimension, max_effective_dimension
 
-from .analysis import cell_rng, collect, combine, fmt_ci
-from .plots import save_figure
-from .registry import Cell, Claim, Fit, Verdict, register
+from ..analysis import cell_rng, collect, combine, fmt_ci
+from ..plots import save_figure
+from ..registry import Cell, Claim, Fit, Verdict, register
 
 PAPER = "sterge20"
 LINEAR = Kernel("linear")
@@ -604,7 +604,7 @@ DIGITS_CLOSE = 0.005
 
 
 def _digits_data(p):
-    from .datasets import load_digits_data, load_user_data
+    from ..datasets import load_digits_data, load_user_data
 
     if p["data"] == "digits":
         X, _ = load_digits_data()

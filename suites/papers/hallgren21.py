@@ -29,21 +29,21 @@ import numpy as np
 from scipy.special import gammaln
 from scipy.stats import binom
 
-from kernels import Kernel
-from methods.centered_nystrom import CenteredNystromKPCA, centred_cross, sign_flips
-from methods.exact import ExactKPCA
-from methods.kpcr import KPCR, CenteredNystromKRR
-from methods.landmarks import FixedLandmarks
-from methods.nystrom import NystromKPCA
-from methods.subset_pca import SubsetPCA
-from theory.hallgren_bounds import corollary61_bounds, hs_distance_sq, theorem3_bound, theorem3_D
-from theory.mehler import mehler_eigenvalues
-from theory.slopes import fit_loglog, octaves, verdict_from_ci
+from kpca_suite.kernels import Kernel
+from kpca_suite.methods.centered_nystrom import CenteredNystromKPCA, centred_cross, sign_flips
+from kpca_suite.methods.exact import ExactKPCA
+from kpca_suite.methods.kpcr import KPCR, CenteredNystromKRR
+from kpca_suite.methods.landmarks import FixedLandmarks
+from kpca_suite.methods.nystrom import NystromKPCA
+from kpca_suite.methods.subset_pca import SubsetPCA
+from kpca_suite.theory.hallgren_bounds import corollary61_bounds, hs_distance_sq, theorem3_bound, theorem3_D
+from kpca_suite.theory.mehler import mehler_eigenvalues
+from kpca_suite.theory.slopes import fit_loglog, octaves, verdict_from_ci
 
-from .analysis import cell_rng, collect, combine, fmt_ci
-from .datasets import HALLGREN_DATASETS, load_uci
-from .plots import save_figure
-from .registry import Cell, Claim, Fit, Verdict, register
+from ..analysis import cell_rng, collect, combine, fmt_ci
+from ..datasets import HALLGREN_DATASETS, load_uci
+from ..plots import save_figure
+from ..registry import Cell, Claim, Fit, Verdict, register
 
 PAPER = "hallgren21"
 PROFILES = ("ci", "quick", "full")

@@ -26,19 +26,19 @@ import zlib
 import numpy as np
 from scipy.linalg import eigh
 
-from kernels import Kernel, draw_rff
-from methods import ExactKPCA, NystromKPCA
-from methods.rf_erm import RFERM
-from methods.rf_oja import InverseSchedule, RFOja
-from theory import fit_loglog, octaves, verdict_from_ci
-from theory.mehler import MehlerModel
-from theory.rf_objective import (eigen_overlap_distance, esl_quantity, gram_deviation, heldout_grams,
+from kpca_suite.kernels import Kernel, draw_rff
+from kpca_suite.methods import ExactKPCA, NystromKPCA
+from kpca_suite.methods.rf_erm import RFERM
+from kpca_suite.methods.rf_oja import InverseSchedule, RFOja
+from kpca_suite.theory import fit_loglog, octaves, verdict_from_ci
+from kpca_suite.theory.mehler import MehlerModel
+from kpca_suite.theory.rf_objective import (eigen_overlap_distance, esl_quantity, gram_deviation, heldout_grams,
                                  lifted_objective, population_grams, procrustes_rotation, projected_objective)
-from theory.ullah_lemmas import lemma_c6, lemma_c7, lemma_c8, lemma_c9, lemma_f1
+from kpca_suite.theory.ullah_lemmas import lemma_c6, lemma_c7, lemma_c8, lemma_c9, lemma_f1
 
-from .analysis import cell_rng, collect, combine, fmt_ci
-from .plots import save_figure
-from .registry import Cell, Claim, Fit, Verdict, register
+from ..analysis import cell_rng, collect, combine, fmt_ci
+from ..plots import save_figure
+from ..registry import Cell, Claim, Fit, Verdict, register
 
 PAPER = "ullah18"
 GAMMA = 1.0 / (2 * 0.7**2)   # seed 002's exp(-(x-y)^2 / (2 l^2)) with l = 0.7
@@ -399,7 +399,7 @@ DIGITS_METHODS = ("erm", "nystrom", "rf-erm", "rf-oja")
 
 
 def _digits_data(p):
-    from .datasets import load_digits_data, load_user_data
+    from ..datasets import load_digits_data, load_user_data
 
     X, _ = load_digits_data() if p["data"] == "digits" else load_user_data(p["data"])
     return X

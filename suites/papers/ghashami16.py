@@ -26,19 +26,19 @@ import tracemalloc
 
 import numpy as np
 
-from kernels import Kernel, draw_rff
-from kernels.frequent_directions import FrequentDirections, blas_single_thread
-from methods.rf_erm import RFERM as RNCA
-from methods.skpca import SKPCA
-from methods.streaming_nystrom import StreamingNystrom
-from theory import fit_loglog, octaves, verdict_from_ci
-from theory.ghashami16 import (RANDOM_NOISY_S, RANDOM_NOISY_ZETA, fd_bound, lemma22_bound, lemma24_bound,
+from kpca_suite.kernels import Kernel, draw_rff
+from kpca_suite.kernels.frequent_directions import FrequentDirections, blas_single_thread
+from kpca_suite.methods.rf_erm import RFERM as RNCA
+from kpca_suite.methods.skpca import SKPCA
+from kpca_suite.methods.streaming_nystrom import StreamingNystrom
+from kpca_suite.theory import fit_loglog, octaves, verdict_from_ci
+from kpca_suite.theory.ghashami16 import (RANDOM_NOISY_S, RANDOM_NOISY_ZETA, fd_bound, lemma22_bound, lemma24_bound,
                                median_gamma, random_noisy, random_rotation, theorem21_bound)
-from theory.kernel_error import frobenius_error, spectral_error, top_k_factor
+from kpca_suite.theory.kernel_error import frobenius_error, spectral_error, top_k_factor
 
-from .analysis import cell_rng, collect, combine, fmt_ci
-from .plots import save_figure
-from .registry import Cell, Claim, Fit, Verdict, register
+from ..analysis import cell_rng, collect, combine, fmt_ci
+from ..plots import save_figure
+from ..registry import Cell, Claim, Fit, Verdict, register
 
 PAPER = "ghashami16"
 PROFILES = ("ci", "quick", "full")

@@ -1,0 +1,354 @@
+"""The declaration types of a claim: what it checks, on which data, with which
+estimators, over which sweep, judged by which rule, and which planted faults
+must make it fail.
+
+A claim is data, in the manner of benchopt's objective / dataset / solver split:
+
+``data``        the population model or data set, in words;
+``estimators``  ``{name: factory}``: everything the experiment runs that a
+                planted fault or another implementation may replace (an
+                estimator class or factory, or a theory routine the claim
+                checks); a cell's ``method`` names one of them;
+``experiment``  ``experiment(cell, estimators) -> {metric: float}``, a
+                module-level function (a process pool pickles it by reference);
+``grid``        the sweep per profile: a :class:`PerProfile` of :class:`Grid`,
+                or, for a sweep that depends on the user's data, a function
+                ``(profile, options) -> [Cell]``;
+``judge``       a recipe of :mod:`suites.judging` (or, as the exception, a
+                function ``(results, profile) -> Outcome``);
+``tolerance``   the rule in words and the measurement behind its numbers;
+``faults``      the planted faults: estimator substitutions with the verdict
+                they must produce, run by the tests.
+
+A claim never mutates: :meth:`Claim.with_estimators` returns a new one, which is
+how a planted fault or someone else's implementation is plugged in.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import zlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Generic, Mapping, Optional, TypeVar
+
+import numpy as np
+
+PROFILES = ("ci", "quick", "full")
+STATUSES = ("holds", "fails", "inconclusive")
+
+T = TypeVar("T")
+
+
+def check_profile(profile: str) -> str:
+    if profile not in PROFILES:
+        raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
+    return profile
+
+
+@dataclass(frozen=True)
+class PerProfile(Generic[T]):
+    """One value per profile: ``ci`` (seconds, run by pytest), ``quick`` (the
+    default of ``kpca-suite run``) and ``full`` (paper scale)."""
+
+    ci: T
+    quick: T
+    full: T
+
+    def __getitem__(self, profile: str) -> T:
+        return getattr(self, check_profile(profile))
+
+    @classmethod
+    def same(cls, value: T) -> "PerProfile[T]":
+        """The same value at every profile."""
+        return cls(value, value, value)
+
+    def map(self, f: Callable[[T], Any]) -> "PerProfile":
+        return PerProfile(f(self.ci), f(self.quick), f(self.full))
+
+    def items(self):
+        return [(p, self[p]) for p in PROFILES]
+
+
+# ---------------------------------------------------------------------- cells and results
+
+@dataclass(frozen=True)
+class Cell:
+    """One unit of a sweep: a claim evaluated for one method, size and seed.
+
+    ``params`` holds any further settings (m, ell, ...) as a sorted tuple of
+    (name, value) pairs so that the cell is hashable and has a stable text key.
+    """
+
+    claim: str
+    method: str
+    n: int
+    seed: int
+    params: tuple = ()
+
+    @staticmethod
+    def make(claim: str, method: str, n: int, seed: int, **params: Any) -> "Cell":
+        return Cell(claim, method, int(n), int(seed), tuple(sorted(params.items())))
+
+    @property
+    def p(self) -> dict:
+        """The params as a dict."""
+        return dict(self.params)
+
+    def key(self) -> str:
+        """Stable text key, used by the results store to skip finished cells."""
+        return json.dumps(
+            [self.claim, self.method, self.n, self.seed, [list(kv) for kv in self.params]],
+            separators=(",", ":"),
+        )
+
+    def rng(self, stream: str = "data") -> np.random.Generator:
+        """An independent, reproducible generator for this cell and one purpose.
+
+        Seeded by (claim, seed, n, stream) only, so every method of a cell sees
+        the same sample for the same (seed, n): comparisons between methods are
+        paired, and a substituted estimator sees the data ours saw.
+        """
+        words = [zlib.crc32(self.claim.encode()), self.seed, self.n, zlib.crc32(stream.encode())]
+        return np.random.default_rng(np.random.SeedSequence(words))
+
+
+@dataclass
+class Result:
+    """A finished cell: its metrics, wall time (s) and peak traced memory (bytes)."""
+
+    cell: Cell
+    metrics: dict
+    wall_time: float = float("nan")
+    peak_mem: int = 0
+
+
+@dataclass
+class Fit:
+    """A log-log (or linear) fit drawn on the claim's plot and listed in the report.
+
+    ``x`` are the sizes, ``y`` a (len(x), seeds) array of the metric (NaN where
+    a seed is missing), ``slope`` / ``ci`` the fitted slope and its bootstrap
+    95% interval, ``band`` the tolerance band on the slope (or None) and
+    ``predicted`` the predicted slope (or None). ``reference`` optionally holds
+    a deterministic reference curve (e.g. the exact R_{C,l}) on the same x.
+    """
+
+    label: str
+    x: Any
+    y: Any
+    slope: float
+    ci: tuple
+    intercept: float = 0.0
+    predicted: Optional[float] = None
+    band: Optional[tuple] = None
+    reference: Any = None
+    xlabel: str = "n"
+    ylabel: str = "metric"
+
+
+@dataclass
+class Outcome:
+    """What a judging rule returns: a status in STATUSES, a one-line summary,
+    the fits for the plot, and measured / predicted numbers for the report."""
+
+    status: str
+    summary: str
+    fits: list = field(default_factory=list)
+    measured: dict = field(default_factory=dict)
+    predicted: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.status not in STATUSES:
+            raise ValueError(f"status must be one of {STATUSES}, got {self.status!r}")
+
+
+@dataclass
+class Verdict(Outcome):
+    """The outcome of one claim, with the claim's id."""
+
+    claim: str = ""
+
+    @classmethod
+    def of(cls, claim_id: str, outcome: Outcome) -> "Verdict":
+        return cls(outcome.status, outcome.summary, list(outcome.fits), dict(outcome.measured),
+                   dict(outcome.predicted), claim=claim_id)
+
+
+# ---------------------------------------------------------------------- declarations
+
+@dataclass(frozen=True)
+class Tolerance:
+    """The judging rule in words, and the measurement its numbers come from
+    (the run, the seeds, the observed spread), so that a reader can see why a
+    tolerance is what it is."""
+
+    rule: str
+    evidence: str
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A planted fault: the estimators it substitutes and the verdict it must
+    produce (``fails`` for a fault; a negative-control claim may declare the
+    other way round). ``keep`` optionally restricts the cells run for it (to
+    keep the test fast), ``profile`` is the profile the tests run it at."""
+
+    name: str
+    description: str
+    estimators: Mapping[str, Callable]
+    expect: str = "fails"
+    keep: Optional[Callable[[Cell], bool]] = None
+    profile: str = "ci"
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The sweep of a claim at one profile: every method x size x seed.
+
+    ``sizes``     the sample sizes n;
+    ``seeds``     the number of seeds (0 .. seeds-1);
+    ``params``    settings shared by every cell;
+    ``per_size``  optional ``n -> {name: value}``, settings that follow n (m = n^θ ln n);
+    ``methods``   the estimator names to run (default: every estimator of the claim);
+    ``describe``  the sweep in words for the catalogue (default: generated).
+    """
+
+    sizes: tuple
+    seeds: int
+    params: Mapping = field(default_factory=dict)
+    per_size: Optional[Callable[[int], dict]] = None
+    methods: Optional[tuple] = None
+    describe: str = ""
+
+    def cells(self, claim_id: str, methods, options: dict) -> list:
+        chosen = self.methods if self.methods is not None else tuple(methods)
+        return [Cell.make(claim_id, method, n, seed, **self.params, **(self.per_size(n) if self.per_size else {}))
+                for method in chosen for n in self.sizes for seed in range(self.seeds)]
+
+    def text(self) -> str:
+        if self.describe:
+            return self.describe
+        sizes = list(self.sizes)
+        span = f"n = {sizes[0]}" if len(sizes) == 1 else f"n = {sizes[0]}..{sizes[-1]} ({len(sizes)} sizes)"
+        return f"{span}, {self.seeds} seeds"
+
+
+@dataclass(frozen=True)
+class CellList:
+    """A sweep that is not a product of sizes and seeds, or that depends on the
+    user's data (``--data`` decides n): ``build(claim_id, options) -> [Cell]``.
+    Raise ``ValueError`` for unusable options; the CLI reports it before any
+    cell runs."""
+
+    build: Callable[[str, dict], list]
+    describe: str
+
+    def cells(self, claim_id: str, methods, options: dict) -> list:
+        return list(self.build(claim_id, options))
+
+    def text(self) -> str:
+        return self.describe
+
+
+def grid_cells(grid, claim_id: str, methods, options: dict) -> list:
+    """Cells of one profile's grid: a :class:`Grid`, a :class:`CellList`, or a
+    tuple of them (concatenated)."""
+    if isinstance(grid, tuple):
+        return [c for g in grid for c in g.cells(claim_id, methods, options)]
+    return grid.cells(claim_id, methods, options)
+
+
+def grid_text(grid) -> str:
+    if isinstance(grid, tuple):
+        return "; ".join(g.text() for g in grid)
+    return grid.text()
+
+
+def run_experiment(experiment: Callable, estimators: Mapping, cell: Cell) -> dict:
+    """``experiment(cell, estimators)``: module-level so that a process pool can
+    pickle ``functools.partial(run_experiment, experiment, estimators)``."""
+    return experiment(cell, estimators)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A declared claim; see the module docstring for the fields."""
+
+    id: str
+    source: str
+    statement: str
+    prediction: str
+    data: str
+    metric: str
+    estimators: Mapping[str, Callable]
+    experiment: Callable[[Cell, Mapping], dict]
+    grid: PerProfile  # of Grid, CellList, or a tuple of them
+    judge: Callable[[list, str], Outcome]
+    tolerance: Tolerance
+    faults: tuple = ()
+    figure: Optional[Callable] = None  # figure(results, verdict, outdir) -> list[Path]
+    takes_data: bool = False           # the sweep reads a user's --data file
+
+    def __post_init__(self):
+        if "." not in self.id:
+            raise ValueError(f"claim id {self.id!r} must be 'paper.name'")
+        for fault in self.faults:
+            unknown = set(fault.estimators) - set(self.estimators)
+            if unknown:
+                raise ValueError(f"claim {self.id!r}: fault {fault.name!r} substitutes unknown "
+                                 f"estimator(s) {sorted(unknown)}; the claim has {sorted(self.estimators)}")
+
+    @property
+    def paper(self) -> str:
+        return self.id.split(".", 1)[0]
+
+    def cells(self, profile: str, options: Optional[dict] = None) -> list:
+        """The sweep at ``profile`` (``options`` carries CLI choices such as ``--data``)."""
+        return grid_cells(self.grid[profile], self.id, self.estimators, dict(options or {}))
+
+    @property
+    def run_cell(self) -> Callable[[Cell], dict]:
+        """The experiment bound to this claim's estimators, picklable when they are."""
+        return functools.partial(run_experiment, self.experiment, dict(self.estimators))
+
+    def with_estimators(self, **substitutes: Callable) -> "Claim":
+        """The same claim with some estimators replaced (a planted fault, or
+        another implementation of the same role). Names must exist."""
+        unknown = set(substitutes) - set(self.estimators)
+        if unknown:
+            raise KeyError(f"claim {self.id!r} has no estimator(s) {sorted(unknown)}; "
+                           f"it has {sorted(self.estimators)}")
+        return dataclasses.replace(self, estimators={**self.estimators, **substitutes})
+
+    def with_fault(self, name: str) -> "Claim":
+        """The claim with the planted fault ``name`` substituted."""
+        return self.with_estimators(**self.fault(name).estimators)
+
+    def fault(self, name: str) -> Fault:
+        for f in self.faults:
+            if f.name == name:
+                return f
+        raise KeyError(f"claim {self.id!r} has no fault {name!r}; it has {[f.name for f in self.faults]}")
+
+    def verdict(self, results: list, profile: str) -> Verdict:
+        """Judge finished cells: the declared rule, wrapped with the claim's id."""
+        outcome = self.judge(results, profile)
+        if not isinstance(outcome, Outcome):
+            raise TypeError(f"claim {self.id!r}: judge returned {type(outcome).__name__}, not an Outcome")
+        return Verdict.of(self.id, outcome)
+
+    def sizes(self, profile: str) -> str:
+        """The sweep at ``profile`` in words."""
+        return grid_text(self.grid[profile])
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A paper module's header: its key (the claim-id prefix), the citation,
+    and its errata and pitfalls in the project's own words (Markdown)."""
+
+    key: str
+    citation: str
+    errata: str = ""

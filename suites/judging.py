@@ -1,0 +1,247 @@
+"""The shared judging recipes, and the helpers they are built from.
+
+A recipe is a small frozen object called as ``rule(results, profile) -> Outcome``.
+A claim declares one (or :class:`AllOf` several) with its numbers:
+
+:class:`SlopeInBand`       the bootstrap CI of the log-log slope of a metric lies in a band;
+:class:`AllWithin`         every cell's metric is at most a tolerance (identities, inequalities);
+:class:`CoverageAtLeast`   a bound covers the observed value at least as often as promised;
+:class:`OrderingHolds`     per-size means of several methods keep a declared order;
+:class:`CurvesClose`       the mean curves of two methods differ by at most a tolerance.
+
+Statuses combine as: ``fails`` if any part fails, ``holds`` if all hold, else
+``inconclusive``. A slope whose CI straddles its band is ``inconclusive``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional, Sequence, Union
+
+import numpy as np
+from scipy.stats import binom
+
+from kpca_suite.theory import fit_loglog, octaves, verdict_from_ci
+
+from .claim import Fit, Outcome
+
+
+# ---------------------------------------------------------------------- helpers
+
+def collect(results, metric: str, method=None, key=lambda c: c.n):
+    """Group a metric into sorted sizes x and a (len(x), n_seeds) array Y.
+
+    Missing (size, seed) pairs are NaN. ``key`` picks the abscissa from the
+    cell (default n); ``method`` filters cells.
+    """
+    rows = [r for r in results if method is None or r.cell.method == method]
+    xs = sorted({key(r.cell) for r in rows})
+    seeds = sorted({r.cell.seed for r in rows})
+    Y = np.full((len(xs), len(seeds)), np.nan)
+    xi = {x: i for i, x in enumerate(xs)}
+    si = {s: j for j, s in enumerate(seeds)}
+    for r in rows:
+        Y[xi[key(r.cell)], si[r.cell.seed]] = r.metrics[metric]
+    return np.asarray(xs, dtype=float), Y
+
+
+def combine(statuses) -> str:
+    """fails if any part fails, holds if all hold, else inconclusive."""
+    statuses = list(statuses)
+    if "fails" in statuses:
+        return "fails"
+    if statuses and all(s == "holds" for s in statuses):
+        return "holds"
+    return "inconclusive"
+
+
+def fmt_ci(fit) -> str:
+    return f"{fit.slope:+.3f} [{fit.ci[0]:+.3f}, {fit.ci[1]:+.3f}]"
+
+
+def fmt_band(band) -> str:
+    lo, hi = band
+    if not np.isfinite(lo):
+        return f"<= {hi:+.3f}"
+    if not np.isfinite(hi):
+        return f">= {lo:+.3f}"
+    return f"[{lo:+.3f}, {hi:+.3f}]"
+
+
+def reference_slope(x, Yref) -> tuple:
+    """OLS slope of a deterministic reference curve (per-size mean of ``Yref``)
+    on log-log axes, and that mean curve."""
+    ref = np.nanmean(Yref, axis=1)
+    return float(np.polyfit(np.log(x), np.log(ref), 1)[0]), ref
+
+
+# ---------------------------------------------------------------------- recipes
+
+@dataclass(frozen=True)
+class SlopeInBand:
+    """The slope of log(mean metric) against log(x) over seeds, with its
+    bootstrap 95% CI (``theory.fit_loglog``), lies in ``band``.
+
+    ``band``       (low, high) on the slope (``-inf`` / ``inf`` for one-sided), or
+                   a function of the reference slope when ``reference`` is given;
+    ``reference``  a metric holding a deterministic reference curve (e.g. the
+                   exact R_{C,l} on the same grid); its OLS slope is the
+                   predicted slope and is drawn beside the fit;
+    ``predicted``  the predicted slope when there is no reference curve;
+    ``x``          the abscissa: a cell param name, or "n";
+    ``method``     restrict to one method's cells.
+    """
+
+    metric: str
+    band: Union[tuple, Callable[[float], tuple]]
+    label: str
+    ylabel: str = "metric"
+    reference: Optional[str] = None
+    predicted: Optional[float] = None
+    x: str = "n"
+    method: Optional[str] = None
+    name: str = "slope"
+
+    def __call__(self, results, profile) -> Outcome:
+        key = (lambda c: c.n) if self.x == "n" else (lambda c: c.p[self.x])
+        x, Y = collect(results, self.metric, self.method, key)
+        fit = fit_loglog(x, Y)
+        predicted, ref = self.predicted, None
+        if self.reference is not None:
+            _, Yr = collect(results, self.reference, self.method, key)
+            predicted, ref = reference_slope(x, Yr)
+        band = self.band(predicted) if callable(self.band) else tuple(self.band)
+        status = verdict_from_ci(fit.ci, band)
+        summary = f"{self.name} {fmt_ci(fit)} vs band {fmt_band(band)}"
+        if self.reference is not None:
+            summary += f" (reference slope {predicted:+.3f})"
+        measured = {self.name: fit.slope, f"{self.name}_ci_low": fit.ci[0], f"{self.name}_ci_high": fit.ci[1],
+                    "octaves": octaves(x)}
+        pred = {f"{self.name}_band": [float(b) for b in band]}
+        if predicted is not None:
+            pred[f"{self.name}_predicted"] = float(predicted)
+        fits = [Fit(self.label, x, Y, fit.slope, fit.ci, fit.intercept, predicted=predicted, band=band,
+                    reference=ref, xlabel=self.x, ylabel=self.ylabel)]
+        return Outcome(status, summary, fits, measured, pred)
+
+
+@dataclass(frozen=True)
+class AllWithin:
+    """Every cell's value of each metric is at most ``tol`` (NaN fails).
+
+    For identities (relative deviations) and inequalities written as
+    "excess <= tol" (positive means violated). ``metrics`` defaults to every
+    metric the cells report; ``what`` names the unit in the summary.
+    """
+
+    tol: float
+    metrics: Optional[Sequence[str]] = None
+    what: str = ""
+
+    def __call__(self, results, profile) -> Outcome:
+        keys = list(self.metrics) if self.metrics is not None else sorted(results[0].metrics)
+        worst = {k: max(r.metrics[k] for r in results) for k in keys}
+        bad = [k for k in keys if not worst[k] <= self.tol]
+        unit = f" {self.what}" if self.what else ""
+        if bad:
+            summary = "violated: " + ", ".join(f"{k} = {worst[k]:.2e}{unit}" for k in bad)
+        else:
+            summary = f"all {len(keys)} checks within {self.tol:g}{unit} (worst {max(worst.values()):.1e})"
+        return Outcome("fails" if bad else "holds", summary, [], worst, {"tolerance": self.tol})
+
+
+@dataclass(frozen=True)
+class CoverageAtLeast:
+    """A bound covers the observed value in at least a ``level`` fraction of
+    cells, up to sampling noise: with v violations among N cells the claim
+    fails when the binomial probability of v or more violations at rate
+    ``1 - level`` is below ``alpha``.
+
+    ``covered`` is a metric that is 1.0 where the bound held and 0.0 where not.
+    """
+
+    covered: str
+    level: float
+    alpha: float = 0.01
+    name: str = "coverage"
+
+    def __call__(self, results, profile) -> Outcome:
+        hits = np.array([r.metrics[self.covered] for r in results], dtype=float)
+        N, v = len(hits), int((hits < 0.5).sum())
+        p = float(binom.sf(v - 1, N, 1.0 - self.level)) if v else 1.0
+        status = "fails" if p < self.alpha else "holds"
+        summary = (f"{self.name} {1 - v / N:.3f} ({v}/{N} violations; binomial p = {p:.3g} "
+                   f"at level {self.level:g})")
+        return Outcome(status, summary, [], {self.name: 1 - v / N, f"{self.name}_violations": v,
+                                             f"{self.name}_p": p}, {f"{self.name}_at_least": self.level})
+
+
+@dataclass(frozen=True)
+class OrderingHolds:
+    """Per size, the seed means of ``metric`` for ``methods`` (listed from
+    largest to smallest expected) keep that order, up to a slack of ``tol``
+    times the largest mean."""
+
+    metric: str
+    methods: tuple
+    tol: float = 0.0
+    name: str = "order"
+
+    def __call__(self, results, profile) -> Outcome:
+        means = {}
+        for m in self.methods:
+            x, Y = collect(results, self.metric, m)
+            means[m] = dict(zip(x, np.nanmean(Y, axis=1)))
+        sizes = sorted(set.intersection(*(set(v) for v in means.values())))
+        worst = -np.inf
+        for n in sizes:
+            vals = [means[m][n] for m in self.methods]
+            scale = max(abs(v) for v in vals) or 1.0
+            worst = max(worst, max((b - a) / scale for a, b in zip(vals, vals[1:])))
+        status = "holds" if worst <= self.tol else "fails"
+        summary = f"{' >= '.join(self.methods)} at {len(sizes)} size(s): worst excess {worst:.2e} (<= {self.tol:g})"
+        return Outcome(status, summary, [], {f"{self.name}_worst_excess": float(worst)},
+                       {f"{self.name}_excess_at_most": self.tol})
+
+
+@dataclass(frozen=True)
+class CurvesClose:
+    """The seed-mean curves of ``metric`` for methods ``a`` and ``b`` differ by
+    at most ``tol`` (absolute) at every size."""
+
+    metric: str
+    a: str
+    b: str
+    tol: float
+    name: str = "gap"
+
+    def __call__(self, results, profile) -> Outcome:
+        xa, Ya = collect(results, self.metric, self.a)
+        xb, Yb = collect(results, self.metric, self.b)
+        ma, mb = dict(zip(xa, np.nanmean(Ya, axis=1))), dict(zip(xb, np.nanmean(Yb, axis=1)))
+        common = sorted(set(ma) & set(mb))
+        gap = max(abs(ma[x] - mb[x]) for x in common)
+        status = "holds" if gap <= self.tol else "fails"
+        return Outcome(status, f"max |{self.a} - {self.b}| of {self.metric} {gap:.3g} (<= {self.tol:g})", [],
+                       {f"{self.name}_max": float(gap)}, {f"{self.name}_at_most": self.tol})
+
+
+@dataclass(frozen=True)
+class AllOf:
+    """Several rules; the statuses combine (fails > inconclusive > holds) and
+    summaries, fits and numbers are joined."""
+
+    rules: tuple = field(default_factory=tuple)
+
+    def __init__(self, *rules):
+        object.__setattr__(self, "rules", tuple(rules))
+
+    def __call__(self, results, profile) -> Outcome:
+        outs = [rule(results, profile) for rule in self.rules]
+        fits, measured, predicted = [], {}, {}
+        for o in outs:
+            fits += o.fits
+            measured.update(o.measured)
+            predicted.update(o.predicted)
+        return Outcome(combine(o.status for o in outs), "; ".join(o.summary for o in outs), fits, measured,
+                       predicted)

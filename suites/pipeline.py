@@ -1,0 +1,141 @@
+"""The one pipeline: run the cells of some claims, judge each claim, then write
+the outputs. The CLI, the tests, asv and the benchmarks all call
+:func:`evaluate`; ``kpca-suite run`` / ``report`` / ``plot`` then call
+:func:`write_outputs`.
+
+evaluate(claims, profile, store, executor) -> Evaluation
+    1. the sweep: every cell of every claim not yet in ``store`` runs on the
+       executor (:func:`runner.run_sweep`); each result is stored as it ends;
+    2. the results of each claim's sweep are read from the store, once;
+    3. the verdict: a claim is judged only on complete data. If a cell of its
+       sweep is missing (it raised, now or in an earlier run) the verdict is
+       ``inconclusive`` and names the missing cells; a judge that raises gives
+       ``inconclusive`` and an error.
+"""
+
+from __future__ import annotations
+
+import math
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from .claim import Verdict
+from .runner import run_sweep
+from .store import MemoryStore
+
+
+@dataclass
+class Evaluation:
+    """What :func:`evaluate` returns.
+
+    ``verdicts``  claim id -> Verdict, in the order the claims were given;
+    ``results``   claim id -> the stored Results of its sweep;
+    ``errors``    messages: cells that raised (``runner.CellError``) and judges that raised;
+    ``cell_errors`` the CellErrors themselves (with tracebacks);
+    ``executed`` / ``skipped`` cells run now / found in the store; ``elapsed`` seconds.
+    """
+
+    verdicts: dict = field(default_factory=dict)
+    results: dict = field(default_factory=dict)
+    errors: list = field(default_factory=list)
+    cell_errors: list = field(default_factory=list)
+    tracebacks: list = field(default_factory=list)  # (message, traceback) of judges that raised
+    executed: int = 0
+    skipped: int = 0
+    elapsed: float = 0.0
+
+    @property
+    def failed(self) -> bool:
+        """A claim fails, or something raised."""
+        return bool(self.errors) or any(v.status == "fails" for v in self.verdicts.values())
+
+
+def judge_claim(claim, results: list, wanted: Optional[set], profile: str):
+    """The claim's verdict on ``results`` (complete data only), and an error
+    message or None."""
+    if wanted is not None:
+        missing = len(wanted - {r.cell.key() for r in results})
+        if missing:
+            return Verdict("inconclusive", f"{missing} of {len(wanted)} cells missing (they raised); "
+                           "no verdict on incomplete data", claim=claim.id), None
+    if not results:
+        return Verdict("inconclusive", f"no cells finished for profile {profile!r}; nothing to judge",
+                       claim=claim.id), None
+    try:
+        return claim.verdict(results, profile), None
+    except Exception as e:  # noqa: BLE001 - reported, the other claims are still judged
+        msg = f"{claim.id}: judge raised {type(e).__name__}: {e}"
+        return Verdict("inconclusive", f"judge raised {type(e).__name__}: {e}", claim=claim.id), \
+            (msg, traceback.format_exc())
+
+
+def evaluate(claims, profile: str, store=None, executor=None, *, jobs: Optional[int] = None,
+             options: Optional[dict] = None, progress: bool = False, run: bool = True,
+             keep=None) -> Evaluation:
+    """Run (unless ``run`` is false) and judge ``claims`` at ``profile``.
+
+    Parameters
+    ----------
+    claims : list of Claim
+    profile : "ci", "quick" or "full"
+    store : ResultStore, optional
+        Finished cells are skipped and new ones appended; default an in-memory store.
+    executor : concurrent.futures.Executor, optional
+        Default: serial when ``jobs == 1``, else a local process pool.
+    jobs, options, progress
+        As for :func:`runner.run_sweep`.
+    run : bool
+        False judges what the store holds, without running a cell (``report``).
+    keep : callable, optional
+        Restrict every sweep to the cells for which ``keep(cell)`` is true
+        (the tests run a planted fault on a few cells).
+    """
+    claims = list(claims)
+    store = MemoryStore() if store is None else store
+    out = Evaluation()
+    if run:
+        sweep = run_sweep(claims, profile, store, options=options, executor=executor, jobs=jobs,
+                          progress=progress, keep=keep)
+        out.cell_errors = list(sweep.errors)
+        out.errors += [str(e) for e in sweep.errors]
+        out.executed, out.skipped, out.elapsed = sweep.executed, sweep.skipped, sweep.elapsed
+    for claim in claims:
+        try:
+            wanted = {c.key() for c in claim.cells(profile, dict(options or {})) if keep is None or keep(c)}
+        except Exception:  # noqa: BLE001 - e.g. a --data file gone since the run: judge what is stored
+            wanted = None
+        stored = store.results(claim.id)
+        results = [r for r in stored if wanted is None or r.cell.key() in wanted]
+        out.results[claim.id] = results
+        verdict, err = judge_claim(claim, results, wanted, profile)
+        out.verdicts[claim.id] = verdict
+        if err is not None:
+            out.errors.append(err[0])
+            out.tracebacks.append(err)
+    return out
+
+
+def write_outputs(evaluation: Evaluation, claims, outdir, profile: str, store) -> dict:
+    """Plots under ``outdir/plots`` and the report (Markdown and HTML).
+    Returns ``{"plots": {claim: [paths]}, "report": (md, html), "errors": [...]}``;
+    a drawing that fails is reported, never fatal."""
+    from .machine import git_commit, machine, versions
+    from .plots import plot_claim
+    from .report import write_report
+
+    outdir = Path(outdir)
+    by_id = {c.id: c for c in claims}
+    plots, errors = {}, []
+    for cid, verdict in evaluation.verdicts.items():
+        paths, errs = plot_claim(by_id[cid], verdict, evaluation.results.get(cid, []), outdir / "plots")
+        plots[cid] = paths
+        errors += errs
+    commits = sorted({r["git_commit"] for c in claims for r in store.records(c.id)}) or [git_commit()]
+    wall = sum(r.wall_time for rs in evaluation.results.values() for r in rs if math.isfinite(r.wall_time))
+    report = write_report(list(evaluation.verdicts.values()), plots, outdir, profile, machine(), versions(),
+                          commit=commits, wall_time=wall, elapsed=evaluation.elapsed or None,
+                          errors=evaluation.errors + errors,
+                          cells={k: len(v) for k, v in evaluation.results.items()})
+    return {"plots": plots, "report": report, "errors": errors}
