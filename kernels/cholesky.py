@@ -1,6 +1,8 @@
 """Incomplete Cholesky decomposition of a kernel matrix, with column pivoting or in a
 given column order (Bach 2013, Sec. 4.4 step 2; Shawe-Taylor & Cristianini 2004; the
-paper gives no pseudo-code, this is the standard algorithm of reference/seed004.md 1C).
+paper gives no pseudo-code; this is the standard algorithm: pick the pivot (largest
+residual diagonal, or the next given index), form the new column from K[:, i] minus
+the previous columns, divide by the square root of the pivot, update the diagonal).
 
 After r steps with selected columns I = (i_1, ..., i_r), G (n x r) satisfies
 
@@ -74,7 +76,7 @@ def incomplete_cholesky(X, kernel, rank: int, order="pivot", tol: float = 1e-12)
     ----------
     X : (n, d) points.
     kernel : any object with ``block(X, Y, validate=...)`` and ``diag(X, validate=...)``
-        (:class:`kernels.Kernel`, :class:`theory.periodic.PeriodicKernel`).
+        (:class:`kernels.protocol.KernelLike`: :class:`kernels.Kernel`, :class:`kernels.PeriodicKernel`).
     rank : maximal number of columns p, 1 <= p <= n.
     order : "pivot" (column pivoting: largest residual first), or a 1-D sequence of
         distinct candidate indices tried in turn (random order: a permutation; uniform

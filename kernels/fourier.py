@@ -1,5 +1,6 @@
-"""Explicit Fourier feature map of the population model (seed 000, reference
-section 5a, models (P) and (E1)).
+"""Explicit Fourier feature map of the population model behind the rate checks of
+Sterge et al. 2020 (eigenvalues lambda_i = i^-alpha, polynomial decay, or
+lambda_i = e^{-tau i}, exponential decay).
 
 For x in [0, 1) and eigenvalues lambda_1, ..., lambda_J the features are
 
@@ -9,7 +10,7 @@ For x in [0, 1) and eigenvalues lambda_1, ..., lambda_J the features are
 
 (1-based i). The psi_i are orthonormal in L^2(U[0, 1)), so for X ~ U[0, 1) the
 uncentered covariance E[Phi(X) Phi(X)^T] is diag(lambda) and the kernel
-k(x, y) = Phi(x)^T Phi(y) has Mercer spectrum lambda (seed 000, eqs. (1)-(2)).
+k(x, y) = Phi(x)^T Phi(y) has Mercer spectrum lambda (Sterge et al. 2020, eqs. (1)-(2)).
 In 0-based columns c: c = 0 is the constant, odd c is cos(2 pi ((c+1)//2) x),
 even c > 0 is sin(2 pi (c//2) x).
 """
@@ -50,7 +51,7 @@ def _fourier_block(x, sqrt_lam):
 
 
 def fourier_features(x, eigenvalues) -> np.ndarray:
-    """Feature matrix Phi with Phi[r, i] = sqrt(lambda_i) psi_i(x_r) (reference 5a (P)).
+    """Feature matrix Phi with Phi[r, i] = sqrt(lambda_i) psi_i(x_r) (the basis above).
 
     Parameters
     ----------

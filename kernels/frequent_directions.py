@@ -5,8 +5,9 @@ ell x d sketch B of a stream of rows a_1, a_2, ... of A (n x d) with
            \\|A^T A - B^T B\\|_2 \\le \\Delta \\le \\frac{\\|A - A_k\\|_F^2}{j - k}
            \\quad \\text{for every } 0 \\le k < j,
 
-where Delta = sum_t delta_t is the total shrinkage and j the shrink index
-(reference/seed001.md section 1.2). Rows go into the zero rows of B; when B is
+where Delta = sum_t delta_t is the total shrinkage and j the shrink index (each
+shrink removes a PSD part of norm delta and at least j delta of Frobenius mass,
+which gives both inequalities). Rows go into the zero rows of B; when B is
 full, one LAPACK SVD B = Y Sigma V^T and
 
 .. math::  \\delta = \\sigma_j^2, \\qquad B \\leftarrow \\sqrt{\\max(\\Sigma^2 - \\delta I, 0)}\\, V^T,
@@ -20,13 +21,14 @@ which zeroes rows j..ell (Ghashami et al. 2016, Algorithm 1, lines 4-7).
     Algorithm 1 of the paper as written: an SVD every ~ell/2 rows, O(n ell d).
     Its true bound is ||A - A_k||_F^2 / (floor(ell/2) - k). The paper's Lemma 2.1
     quotes the (ell - k) denominator of the standard variant for it: an erratum
-    (reference pitfall 3); the tests show the literal version failing. For
+    of Ghashami et al. 2016); the tests show the literal version failing. For
     odd ell the paper leaves ell/2 open; we take the floor (ell = 5 shrinks at
     sigma_2). ell = 2 shrinks at sigma_1 and so empties the sketch every second
-    row (pitfall 4).
+    row (so the paper's Algorithm 1 with ell = 2 keeps almost nothing).
 
 Zero rows are tracked with a fill counter (``n_filled_``), never by testing
-floats for zero (pitfall 5). Insertion is row by row in stream order, so the
+floats for zero (a shrink can leave a residue of order 1e-9 in the zeroed rows,
+and a float test would then overflow the buffer). Insertion is row by row in stream order, so the
 same rows in the same order give the same sketch, bit for bit, whatever the
 batch sizes. The SVD (O(ell^2 d)) dominates every shrink; the rest is a few
 vectorised NumPy lines, so nothing here is jitted (perf.fd in the benchmarks
@@ -157,8 +159,8 @@ class FrequentDirections:
         The filled rows of ``other`` are streamed into a copy of ``self``; the
         Deltas add, and the bound above holds for the concatenated matrix
         (each step removes a PSD part of norm <= its delta, and >= j delta of
-        Frobenius mass; reference/seed001.md section 1.2), so sketches of chunks
-        reduce in any tree (DESIGN.md, Scale beyond one machine).
+        Frobenius mass), so sketches of chunks reduce in any tree, e.g. over
+        the chunks of an array spread across machines.
         """
         if not isinstance(other, FrequentDirections):
             raise TypeError(f"other must be a FrequentDirections, got {type(other).__name__}")

@@ -39,9 +39,11 @@ def gram_accumulate(X, landmarks, kernel: Kernel, block_size=None):
     .. math::  G = \\sum_b K_{b m}^T K_{b m},\\qquad s = \\sum_b 1^T K_{b m}
 
     where K_bm = K(X_b, landmarks). This is the O(n m^2) product of Nyström
-    KPCA (seed 000, Sec. 3.2, the M of eq. (8)-(10) before whitening) with memory
-    O(m^2 + b m) instead of the O(n m) of forming K_nm (seed 000, Remark on
-    space; reference/seed000.md section 6, item 10). The symmetric product uses
+    KPCA (Sterge et al. 2020, Sec. 3.2, the M of eq. (8)-(10) before whitening)
+    with memory O(m^2 + b m) instead of the O(n m) of forming K_nm: the paper's
+    claim of O(m^2) space holds only if K_nm is streamed in blocks like this
+    (its O(n m^2 + m^3) time also leaves out the O(n m d) kernel evaluations).
+    The symmetric product uses
     BLAS SYRK (NumPy dispatches ``A.T @ A`` to it), n m^2 flops.
 
     For the linear kernel with fewer columns than landmarks (d < m, explicit

@@ -1,4 +1,4 @@
-"""Ridge leverage scores l_i(s) = [K (K + n s I)^{-1}]_ii (seed 000, Sec. 3.2.1).
+"""Ridge leverage scores l_i(s) = [K (K + n s I)^{-1}]_ii (Sterge et al. 2020, Sec. 3.2.1).
 
 The regulariser is n s on the unnormalised Gram matrix K. Two estimators:
 
@@ -6,7 +6,7 @@ The regulariser is n s on the unnormalised Gram matrix K. Two estimators:
   l_i(s) = sum_j U_ij^2 e_j / (e_j + n s). O(n^3) time, O(n^2) memory: small n.
 * :func:`approximate_leverage_scores`: the Nyström estimate of Rudi,
   Calandriello, Carratino & Rosasco (2018, eq. 4) with a uniform pilot set J of
-  size M (seed 000 cites this family but gives no algorithm):
+  size M (Sterge et al. 2020 cite this family but give no algorithm):
 
   .. math::  \\tilde l_i(s) = \\frac{1}{n s}\\bigl(K_{ii} - K_{iJ}(K_{JJ} + s M I)^{-1} K_{Ji}\\bigr)
 

@@ -1,5 +1,6 @@
-"""Numba-jitted Oja updates on random-feature rows (seed 002, App. D.2; the
-update of reference/seed002.md section 2 "RF-Oja").
+"""Numba-jitted Oja updates on random-feature rows (RF-Oja of Ullah et al. 2018,
+App. D.2; the paper gives only the step sizes, so the update is the standard
+Allen-Zhu & Li form below, Q_0 = qr of a Gaussian m x k matrix).
 
 For each row z_t of Z, with step eta_t,
 

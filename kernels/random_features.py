@@ -1,26 +1,27 @@
-"""Random Fourier features (Rahimi & Recht 2007; seed 001 section 1.1, seed 002
-eq. (2) and reference/seed002.md "Feature map").
+"""Random Fourier features (Rahimi & Recht 2007; Ghashami et al. 2016, section 1.1;
+Ullah et al. 2018, eq. (2), which leaves the feature z_omega implicit: we use the
+Rahimi-Recht map sqrt 2 cos(omega^T x + b), so tau = sqrt 2).
 
 By Bochner's theorem a shift-invariant kernel with k(0) = 1 is
 k(x, y) = E_omega[cos(omega^T (x - y))] for omega drawn from its spectral
 density. Two unbiased maps are provided, k(x, y) ~= z(x)^T z(y):
 
-``variant="cos"`` (seed 001 Algorithm 1, seed 002 with tau = sqrt 2)
+``variant="cos"`` (Ghashami et al. 2016, Algorithm 1; Ullah et al. 2018 with tau = sqrt 2)
     z(x)_i = sqrt(2/m) cos(omega_i^T x + b_i), b_i ~ U[0, 2 pi), i = 1..m;
     |z(x)_i| <= sqrt(2/m) and ||z(x)||^2 <= 2.
 ``variant="paired"``
     z(x) = [cos(omega_i^T x), sin(omega_i^T x)]_{i=1..m} / sqrt(m), 2m columns;
-    ||z(x)|| = 1 exactly (the form seed 002's Oja analysis needs, reference
-    pitfall 3).
+    ||z(x)|| = 1 exactly (the form the Oja analysis of Ullah et al. 2018 needs:
+    its Thm D.3 assumes ||z|| <= 1, i.e. Lambda <= 1 and gap <= 1/k).
 
 Spectral densities for the kernels of :mod:`kernels.spec`:
 
 gaussian  exp(-gamma ||x - y||^2)    omega ~ N(0, 2 gamma I_d)
 laplacian exp(-gamma ||x - y||_1)    omega_j i.i.d. Cauchy(0, gamma)
 
-(seed 001 writes exp(-||x - y||^2 / (2 sigma^2)) with omega ~ N(0, sigma^-2 I):
-gamma = 1 / (2 sigma^2); its (1/2 pi)^{d/2} prefactor is an erratum, reference
-seed001.md pitfall 1.)
+(Ghashami et al. 2016 write exp(-||x - y||^2 / (2 sigma^2)) with
+omega ~ N(0, sigma^-2 I): gamma = 1 / (2 sigma^2). Their (1/2 pi)^{d/2} prefactor
+is an erratum: random features estimate a kernel with k(0) = 1, so we drop it.)
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Kernel functions as small immutable objects.
 
-Conventions (DESIGN.md):
+Conventions (the whole suite uses these forms):
 
 ===========  ==============================================================
 name         k(x, y)
@@ -9,14 +9,14 @@ gaussian     exp(-gamma ||x - y||^2)            (scikit-learn's ``rbf_kernel``)
 laplacian    exp(-gamma ||x - y||_1)            (scikit-learn's ``laplacian_kernel``)
 cauchy       1 / (1 + gamma ||x - y||^2)
 polynomial   (gamma x^T y + coef0)^degree, optionally normalised to
-             k(x, y) / sqrt(k(x, x) k(y, y))    (seed 003, section 6)
+             k(x, y) / sqrt(k(x, x) k(y, y))    (Hallgren 2021, Eq. (5))
 linear       x^T y
 ===========  ==============================================================
 
 The papers' bandwidth forms convert explicitly: exp(-||x-y||^2 / (2 s^2))
-(seeds 001, 002) is gamma = 1 / (2 s^2); exp(-||x-y||^2 / s^2) (seed 003) is
-gamma = 1 / s^2; seed 000's sigma = 1e-7 multiplies the squared distance and is
-gamma itself.
+(Ghashami et al. 2016; Ullah et al. 2018) is gamma = 1 / (2 s^2);
+exp(-||x-y||^2 / s^2) (Hallgren 2021) is gamma = 1 / s^2; the sigma = 1e-7 of
+Sterge et al. 2020 multiplies the squared distance and is gamma itself.
 """
 
 from __future__ import annotations

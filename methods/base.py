@@ -4,7 +4,8 @@ in-sample reconstruction error.
 A fitted model holds basis points S (all n training points for exact KPCA, the
 m landmarks for Nyström) and a coefficient matrix A (|S| x k), orthonormal in
 the RKHS: A^T K_SS A = I_k. Component j is phi_j = sum_r A_rj k(., s_r), its
-score phi_j(x) = k_S(x)^T A[:, j] (seed 000, eq. (6) and step 7 of A2).
+score phi_j(x) = k_S(x)^T A[:, j] (Sterge et al. 2020, eq. (6) for exact KPCA,
+Proposition 3.4 for Nyström, where A = K_mm^{-1/2} U).
 With ``center=True`` the feature map is centred with the training means,
 k(., x) - mu_n, mu_n = (1/n) sum_i k(., X_i).
 """
@@ -87,7 +88,7 @@ class KPCABase:
 
 
 def fitted_coefficients(vectors: np.ndarray, eigvals_K: np.ndarray, rcond: float) -> np.ndarray:
-    """A = U diag(e^{-1/2}) for the eigenpairs (e, U) of K (seed 000, eq. (6)):
+    """A = U diag(e^{-1/2}) for the eigenpairs (e, U) of K (Sterge et al. 2020, eq. (6)):
     1/sqrt(n lambda_hat) = 1/sqrt(e). Eigenvalues at or below rcond * max(e)
     give a zero column (pseudo-inverse), so the projector never blows up."""
     keep = eigvals_K > rcond * max(eigvals_K.max(), 0.0)

@@ -1,5 +1,6 @@
 """Centred Nyström kernel PCA of Hallgren (2021), Theorem 1, Eqs. (2)-(3)
-(seeds/003; formulas rebuilt in reference/seed003.md section 2.2).
+("Kernel PCA with the Nyström method"; the formulas below are written elementwise,
+with 1_nm, 1_mn the matrices of entries 1/n, and were checked numerically).
 
 Centring uses the full-data mean mu = (1/n) sum_i k(., x_i), projected onto
 H_S = span{k(., x_j)}_{j in S}:
@@ -14,7 +15,7 @@ with U = K'^{-1/2}_mm V, training scores W = K'_nm U (W^T W = n Lambda), new-poi
 scores w* = U^T kappa~(x*), kappa~ = kappa_m - c - (c^T K_mm^{-1} kappa_m) 1 + s 1
 (Eq. 3), and the explained variances lambda~_j = Lambda_jj (Theorem 1).
 
-Two forms, one result (reference 2.2, "equivalent cheaper form"): with
+Two forms, one result (an equivalent cheaper form, not in the paper): with
 T = I - K_mm^{-1} c 1^T, K'_nm = (I - 1_n) K_nm T and K'_mm = T^T K_mm T, so the
 generalized eigenproblem max u^T K'_mn K'_nm u / n s.t. u^T K'_mm u = 1 becomes, for
 a = T u, max a^T K^c_mn K^c_nm a / n s.t. a^T K_mm a = 1 with the column-centred
@@ -25,9 +26,10 @@ K^c_nm = K_nm - 1 c^T. That is exactly :class:`~methods.nystrom.NystromKPCA` wit
 * ``form="fast"`` (default) reuses it: blocked pass, O(n m^2) time, O(m^2 + b m)
   memory, never the n x m block;
 * ``form="literal"`` builds K'_nm, K'_mm elementwise as the paper writes them and
-  eigendecomposes Eq. (2) with pseudo-inverses (O(n m) memory). It is the reference
+  eigendecomposes Eq. (2) with pseudo-inverses (O(n m) memory). It is the baseline
   the fast form is tested against, and the only one defined at m = n, where K'_mm
-  has rank n - 1 (the pseudo-inverse is mandatory; reference pitfall 7).
+  has rank n - 1 (the pseudo-inverse is mandatory: the paper drops eigenvalues
+  below 1e-12 and any negative ones).
 
 Both store ``coefficients_`` in the uncentred basis (phi~_j = sum_k A_kj k(x_k, .),
 scored against x - mu): A = T U for the literal form, so A^T K_mm A = I in both.
@@ -37,7 +39,8 @@ Sign convention (the paper's code, ``flip_dimensions``): column j is flipped whe
 
 The in-sample error of Eq. (4), R_n(V~_d) = (1/n) Tr(K') - sum_{j <= d} lambda~_j,
 is ``insample_error(d)``; (1/n) Tr(K') is the exact O(n^2) blocked sum, not the
-paper's O(nm) approximation (reference 2.3).
+paper's O(nm) approximation, which subtracts the mean of K_nm instead of the mean
+of K.
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ FORMS = ("fast", "literal")
 
 def psd_pinv(M: np.ndarray, rcond: float, power: float = 1.0):
     """M^{-power} on the eigenvalues s > rcond * max(s) of a symmetric PSD M (the
-    others, negative ones included, are dropped: the paper's cut, reference pitfall 7).
+    others, negative ones included, are dropped, as the paper does for K'_mm).
     Returns (M^{-power}, kept rank)."""
     s, V = np.linalg.eigh((M + M.T) / 2)
     keep = s > rcond * max(s.max(), 0.0)
@@ -62,7 +65,8 @@ def psd_pinv(M: np.ndarray, rcond: float, power: float = 1.0):
 
 
 def centring_terms(Kmm: np.ndarray, colsum: np.ndarray, n: int, rcond: float) -> dict:
-    """The full-data centring quantities of Theorem 1 / reference 2.2 step 2-3.
+    """The full-data centring quantities of Theorem 1 (c, s and K'_mm; the mean
+    is the full-data one, never K_mm's own means).
 
     Returns c = K_mn 1 / n, Kinv = pinv(K_mm), s = c^T Kinv c, T = I - Kinv c 1^T and
     K'_mm = K_mm - 1 c^T - c 1^T + s (the paper's elementwise formula).

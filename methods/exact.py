@@ -1,5 +1,6 @@
-"""Exact (empirical) kernel PCA, EKPCA of seed 000, Sec. 3.1 / Algorithm A1 of
-reference/seed000.md. Uncentred by default, as in seeds 000, 001, 002, 004.
+"""Exact (empirical) kernel PCA, EKPCA of Sterge et al. 2020, Sec. 3.1: eigh of K/n,
+coefficients u_i / sqrt(lambda_i(K)) (eq. (6)). Uncentred by default, as in Sterge
+et al. 2020, Ghashami et al. 2016, Ullah et al. 2018 and Bach 2013.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ class ExactKPCA(KPCABase):
 
     lambda_hat_j = e_j / n for the eigenvalues e_j of K (or of H K H with
     ``center=True``, H = I - 11^T/n), coefficients A = U_k diag(e_k^{-1/2}) so
-    that ||phi_j||_H = 1 (seed 000, eq. (6)). In-sample error by eq. (18):
+    that ||phi_j||_H = 1 (Sterge et al. 2020, eq. (6)). In-sample error by eq. (18):
     R_hat(P^l(C_n)) = (1/n) tr K - sum_{j <= l} lambda_hat_j = sum_{i > l} lambda_hat_i.
 
     Parameters

@@ -1,6 +1,6 @@
 """Kernel principal component regression, standard and Nyström (Hallgren 2021,
-Section 8), and the paper's Nyström kernel ridge regression baseline
-(reference/seed003.md sections 2.7-2.9).
+Section 8), and the paper's Nyström kernel ridge regression baseline (all three
+written out below).
 
 KPCR regresses the centred target on the first d centred KPCA scores W_d with an
 intercept: y = alpha + W_d beta + eps,

@@ -1,7 +1,8 @@
 """Kernel ridge regression, full and by column sampling (Bach 2013, Secs. 4 and 4.4).
 
 Normalisation of the paper: minimise (1/n) sum_i (y_i - f(x_i))^2 / 2 + (lambda/2) ||f||^2,
-so every system carries n lambda (reference/seed004.md pitfall 1):
+so every system carries n lambda (and the inner regulariser of the paper's Eq. (8)
+is p gamma, not gamma):
 
 * full KRR:   alpha = (K + n lambda I)^{-1} y,  f(x) = k(x, X) alpha.  scikit-learn's
   ``KernelRidge(alpha=a)`` solves (K + a I)^{-1} y: it is this estimator with a = n lambda.
@@ -37,6 +38,7 @@ import numpy as np
 import scipy.linalg as sla
 
 from kpca_suite.kernels.cholesky import incomplete_cholesky
+from kpca_suite.kernels.protocol import KernelLike
 from kpca_suite.kernels.validation import check_array, check_positive, check_random_state, check_rank, check_same_width
 
 from .landmarks import LeverageScoreLandmarks, UniformLandmarks
@@ -58,8 +60,9 @@ def check_targets(y, n: int) -> np.ndarray:
 
 class _KRRBase:
     def __init__(self, kernel, lam: float):
-        if not (hasattr(kernel, "block") and hasattr(kernel, "diag")):
-            raise TypeError(f"kernel must have block() and diag() (kernels.Kernel), got {type(kernel).__name__}")
+        if not isinstance(kernel, KernelLike):
+            raise TypeError(f"kernel must be a KernelLike (block() and diag(), e.g. kernels.Kernel), "
+                            f"got {type(kernel).__name__}")
         self.kernel = kernel
         self.lam = lam
 
@@ -86,7 +89,7 @@ class KernelRidge(_KRRBase):
 
     Parameters
     ----------
-    kernel : kernels.Kernel or theory.periodic.PeriodicKernel.
+    kernel : a KernelLike (kernels.Kernel, kernels.PeriodicKernel).
     lam : lambda > 0 (scikit-learn's alpha = n lambda).
 
     Fitted attributes: ``dual_coef_`` (alpha, shape of y), ``X_fit_`` (the n training points).
@@ -107,7 +110,7 @@ class NystromKRR(_KRRBase):
 
     Parameters
     ----------
-    kernel : kernels.Kernel or theory.periodic.PeriodicKernel.
+    kernel : a KernelLike (kernels.Kernel, kernels.PeriodicKernel).
     lam : lambda > 0.
     n_columns : p, 1 <= p <= n.
     sampling : one of ``SAMPLINGS`` or a landmark strategy object.

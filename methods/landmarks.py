@@ -24,7 +24,7 @@ def _check_m(m, n):
 
 @dataclass(frozen=True)
 class UniformLandmarks:
-    """m points drawn uniformly without replacement (seed 000, plain NY-KPCA)."""
+    """m points drawn uniformly without replacement (Sterge et al. 2020, plain NY-KPCA)."""
 
     m: int
 
@@ -37,7 +37,7 @@ class UniformLandmarks:
 @dataclass(frozen=True)
 class LeverageScoreLandmarks:
     """m draws i.i.d. with replacement from p_i = l_i(s) / sum_j l_j(s), then
-    deduplicated (seed 000, Sec. 3.2.1, ALS NY-KPCA; Lemma 6.3).
+    deduplicated (Sterge et al. 2020, Sec. 3.2.1, ALS NY-KPCA; Lemma 6.3).
 
     The paper gives no algorithm for the T-approximate scores l_hat of
     Definition 3.6; ``exact=True`` uses the exact scores (O(n^3), small n),

@@ -1,4 +1,4 @@
-"""Nyström kernel PCA, NY-KPCA of seed 000 (Sec. 3.2, Proposition 3.4).
+"""Nyström kernel PCA, NY-KPCA of Sterge et al. 2020 (Sec. 3.2, Proposition 3.4).
 
 Problem (8): maximise <f, C_n f> over unit-norm f in H_m = span{k(., x~_r)}.
 With a whitening W of K_mm (W^T K_mm W = I_r on its numerical range),
@@ -7,14 +7,17 @@ With a whitening W of K_mm (W^T K_mm W = I_r on its numerical range),
 
 so that A^T K_mm A = I_k. The paper writes W = K_mm^{-1/2} (symmetric); any
 whitening gives the same projector, since two of them differ by an orthogonal
-factor on the right (reference/seed000.md, A2 "[derived] Any whitening works"):
+factor on the right (W_2 = W_1 Q with Q orthogonal, so M_2 = Q^T M_1 Q and
+A_2 A_2^T = A_1 A_1^T; not stated in the paper):
 
 * ``"eigh"`` (default): K_mm = V diag(s) V^T, W = V_r diag(s_r^{-1/2}) keeping
   s > rcond * max(s); r is ``effective_rank_``. This is the pseudo-inverse
   square root that the paper's literal K_mm^{-1/2} becomes when K_mm is
-  numerically singular (smooth kernels, exponential decay, ALS duplicates:
-  reference item 6). The literal, unregularised inverse square root is what
-  turns the in-sample order (pitfall 5) upside down.
+  numerically singular (smooth kernels, exponential decay, duplicated ALS
+  landmarks). The literal, unregularised inverse square root is what turns the
+  in-sample order upside down: in exact arithmetic K~ <= K gives
+  R_nys(l) >= R_ekpca(l) for every l, so the paper's observation (Sec. 5) of
+  NY-KPCA "better than EKPCA" can only be a numerical artefact.
 * ``"cholesky"``: K_mm = R^T R, W = R^{-1}; needs K_mm numerically positive definite.
 * ``"generalized"``: eq. (20), (1/n) K_mn K_nm a = lambda K_mm a solved by
   LAPACK's generalized symmetric eigensolver, which returns A^T K_mm A = I.
@@ -37,7 +40,7 @@ from .landmarks import UniformLandmarks
 WHITENINGS = ("eigh", "cholesky", "generalized")
 # Relative cut-off of K_mm's eigenvalues for the "eigh" whitening. A kept direction with
 # eigenvalue s amplifies round-off by ~eps/s, which can lift a Nyström eigenvalue above
-# the exact one (the impossible "better than EKPCA" of reference pitfall 5). Measured on
+# the exact one (the impossible "better than EKPCA" noted above). Measured on
 # Gaussian gamma = 1, X ~ U[0,1]^2, n = 300, nested m in {10, 25, 50, 100}, seeds 0-4:
 # worst R_ekpca(l) - R_nys(l) = 1.3e-7 (rcond 1e-10), 2.1e-9 (1e-9), -9.5e-11 (1e-8,
 # no violation), while R_nys(l = m) was unchanged up to 1e-7 and grew 37% at 1e-6.

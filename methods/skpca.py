@@ -6,21 +6,23 @@ Each row x_i is mapped to z_i = z(x_i) (m random Fourier features,
 B (ell x m) of Z = [z_1; ...; z_n] (:mod:`kernels.frequent_directions`); Z is
 never materialised (rows are mapped ``block_size`` at a time). The
 components W (m x k) are the top right singular vectors of the *final* sketch,
-recomputed after every ``partial_fit`` from the rows of B in use (reference
-pitfall 6: the W of the last shrink is stale once rows arrive after it, and
+recomputed after every ``partial_fit`` from the rows of B in use (the W of the
+last shrink, as the paper returns it, is stale once rows arrive after it, and
 span(W) must contain rowspan(B) for Lemma 2.2's chain). The embedding is
 z(x)^T W, and the Gram approximation
 
 .. math::  \\tilde G = Z W W^T Z^T
 
-(the paper's Theorem 2.1 writes Z W^T W Z^T, a typo, pitfall 7). Guarantees
+(the paper's Theorem 2.1 writes Z W^T W Z^T, a typo: it is not even defined for
+W of shape m x k). Guarantees
 (Lemma 2.2, corrected for the shrink index j of the sketch):
 
 .. math::  \\|Z Z^T - \\tilde G\\|_2 = \\|Z (I - W W^T)\\|_2^2
            \\le \\|Z^T Z - B^T B\\|_2 \\le \\|Z\\|_F^2 / j,
 
 with j = ell (standard FD) or floor(ell/2) (the paper's halving rule; the
-paper's ||Z||_F^2 / ell for it is an erratum, pitfall 3).
+paper's ||Z||_F^2 / ell for it is an erratum: its Lemmas 2.1-2.2 use the
+denominator of the standard variant, so the paper's ell = 2/eps gives 2 eps n).
 """
 
 from __future__ import annotations
@@ -112,7 +114,7 @@ class SKPCA(RandomFeatureSubspace):
         """A new model of the concatenated streams of ``self`` and ``other``, fitted
         with the same feature map (same ``random_state`` / frequencies): their FD
         sketches merge (:meth:`FrequentDirections.merge`), W is recomputed. Lets
-        per-chunk fits reduce in a tree (DESIGN.md, Scale beyond one machine)."""
+        per-chunk fits reduce in a tree, e.g. over chunks spread across machines."""
         self._check_fitted()
         if not isinstance(other, SKPCA):
             raise TypeError(f"other must be an SKPCA, got {type(other).__name__}")

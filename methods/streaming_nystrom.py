@@ -1,5 +1,5 @@
 """Streaming Nyström (Drineas & Mahoney 2005, as streamed in Ghashami et al. 2016,
-section 1.2 and reference/seed001.md section 1.4).
+section 1.2: c reservoir samplers, time O(nc + d c^2 log n), space O(cd + c^2)).
 
 c landmarks are drawn uniformly *with replacement* by c independent size-1
 reservoir samplers: at the i-th row of the stream each sampler replaces its
@@ -13,8 +13,8 @@ replacements is c H_n ~ c ln n. At the end of each ``partial_fit``,
            \\bar G = C W_k^{\\dagger} C^T = (C A_k)(C A_k)^T,\\quad C = K(X, S),
 
 with the eigenvalues at or below ``rcond`` times the largest cut off (pseudo-
-inverse: duplicates make W singular, pitfall 13; the Drineas-Mahoney rescaling
-1/sqrt(c p_i) cancels in C W^+ C^T). The embedding of x is A_k^T k_S(x),
+inverse: sampling with replacement yields duplicates, which make W singular;
+the Drineas-Mahoney rescaling 1/sqrt(c p_i) cancels in C W^+ C^T). The embedding of x is A_k^T k_S(x),
 O(c d + c k) per point.
 
 The uniforms are drawn row by row in stream order (one row of c per point), so

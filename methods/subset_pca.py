@@ -1,6 +1,6 @@
 """Subset PCA (Hallgren 2021, Theorem 2) and the naive Williams-Seeger Nyström
-eigen-approximation (Eq. (1)), the two baselines of seeds/003 (reference/seed003.md
-sections 2.4 and 2.5).
+eigen-approximation (Eq. (1)), the two baselines of Hallgren 2021, "Kernel PCA with
+the Nyström method".
 
 Subset PCA is kernel PCA of the m subset points alone, centred with the full-data
 projected mean phi_0 as in Theorem 1: (1/m) K'_mm = U^m Lambda^m U^m^T and

@@ -283,7 +283,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data", default=None, metavar="PATH",
                    help="a data file for claims that accept one (e.g. MNIST .npz)")
     p.add_argument("--digit", type=int, default=None, metavar="LABEL",
-                   help="keep only this label of the --data file (seed 000 used MNIST digits 2 and 5)")
+                   help="keep only this label of the --data file (Sterge et al. 2020 used MNIST digits 2 and 5)")
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--scheduler", metavar="ADDRESS", help="run the cells on a Dask distributed scheduler")
@@ -302,7 +302,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(func=func)
 
     try:
-        from .bench import add_bench_parser
+        from .perf import add_bench_parser
     except Exception:  # noqa: BLE001 - bench is optional for the other commands
         pass
     else:

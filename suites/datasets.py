@@ -8,7 +8,7 @@ downloaded at run time.
     flattened to rows;
   - ``.csv`` of numbers, one sample per row, the label in the first column (the
     common ``mnist_train.csv`` layout); a non-numeric first line is a header.
-* the UCI sets of Hallgren (2021) (seeds/003, Table 1: magic, yeast,
+* the UCI sets of Hallgren (2021) (its Table 1: magic, yeast,
   cardiotocography, segmentation, drug, dailykos, nips, and airfoil for regression),
   read from the data files that the optional ``nystrompca`` wheel installs, with the
   paper's preprocessing (:func:`load_uci`).
@@ -35,7 +35,7 @@ def load_digits_data(digit=None):
 def load_user_data(path, digit=None):
     """A user's npz / csv file (layouts in the module docstring) -> (X, y).
 
-    ``digit`` keeps only the rows of that label (e.g. MNIST digit 5, as seed 000).
+    ``digit`` keeps only the rows of that label (e.g. MNIST digit 5, as Sterge et al. (2020) do).
     Errors name the file and what is wrong with it.
     """
     path = Path(path)

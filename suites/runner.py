@@ -6,7 +6,7 @@ completes.
 Executors: ``jobs=1`` runs serially in this process (tests, debugging); the
 default is a local :class:`~concurrent.futures.ProcessPoolExecutor`; any other
 executor can be passed in, e.g. Dask's ``distributed.Client(...).get_executor()``
-(DESIGN.md, Scale beyond one machine). A cell depends on itself alone (its
+A cell depends on itself alone (its
 seed included), so the metrics are identical whatever the executor.
 
 What is sent to a worker is ``(cell, claim.run_cell)``: the claim's module-level
@@ -36,7 +36,7 @@ def limit_threads(n_threads: int) -> None:
     """Cap the BLAS (threadpoolctl) and Numba thread pools of a worker process at
     ``n_threads``, so that the workers together use cpu_count threads rather
     than workers x cpu_count (oversubscription slowed cells several-fold on a
-    loaded 2-core machine). Results do not depend on it (DESIGN.md)."""
+    loaded 2-core machine). Results do not depend on it."""
     import numba  # loads its OpenMP layer, which threadpoolctl then limits too
     from threadpoolctl import threadpool_limits
     threadpool_limits(n_threads)

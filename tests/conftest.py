@@ -3,7 +3,7 @@ of :mod:`tests.toy_claim` (no paper module is imported) and restores it after.
 ``serial_blas`` (autouse, whole session) runs BLAS on one thread: the claims make
 many small LAPACK calls, and a multithreaded OpenBLAS on a busy 2-core machine
 spun on them (tests/test_bach13*.py and tests/test_krr.py: 14 min 37 s with the
-default threads, 35 s with one); :func:`suites.runner.limit_threads` does the
+default threads, 35 s with one); :func:`kpca_suite.suites.runner.limit_threads` does the
 same for the sweep's worker processes."""
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from tests import toy_claim
 def toy_registry(monkeypatch):
     reg = {c.id: c for c in toy_claim.ALL}
     monkeypatch.setattr(registry, "REGISTRY", reg)
-    monkeypatch.setattr(registry, "PAPER_MODULES", ())
+    monkeypatch.setattr(registry, "PAPERS", {"toy": toy_claim.PAPER})
+    monkeypatch.setattr(registry, "paper_modules", lambda: [])
     return reg
 
 

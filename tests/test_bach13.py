@@ -1,102 +1,58 @@
-"""Theory regression: every bach13 claim at the ``ci`` profile with its verdict asserted, and
-a planted fault that turns each verdict to "fails".
+"""bach13 paper module: the claim ids, the helpers the experiments rely on, and what the
+report must say beyond the verdict (tests/test_claims.py runs every claim at ci and every
+declared planted fault)."""
 
-Cells run serially in-process so that monkeypatched pieces take effect. Fault runs use a
-subset of the ci cells where the full set is slow and the failure is not marginal.
-"""
-
+import numpy as np
 import pytest
 
-import kpca_suite.kernels.cholesky
-import kpca_suite.suites.bach13 as b13
-from kpca_suite.suites.registry import select
-from tests import faults_bach13 as faults
+import kpca_suite.suites.papers.bach13 as b13
+from kpca_suite.kernels.cholesky import incomplete_cholesky
+from kpca_suite.kernels.periodic import PeriodicKernel
+from kpca_suite.theory.dof import krr_risk
+from kpca_suite.theory.periodic import periodic_signal, uniform_design
 from tests.claims import run_claim
 
 CLAIM_IDS = {"bach13." + s for s in ("dof-identities", "dof-decay", "table1", "rank-rule", "pivoting", "fig1",
                                      "lemmaB1", "eq6")}
 
 
-def test_every_bach13_claim_of_claims_md_is_registered():
-    assert {c.id for c in select(["bach13"])} == CLAIM_IDS
+def test_claim_ids_are_unchanged():
+    assert {c.id for c in b13.CLAIMS} == CLAIM_IDS
 
 
-# -- verdicts at the ci profile ----------------------------------------------------------
-
-@pytest.mark.parametrize("claim_id", sorted(CLAIM_IDS))
-def test_claim_holds_at_ci_profile(claim_id):
-    verdict = run_claim(claim_id)
+def test_eq6_report_says_plainly_that_eq6_is_vacuous():
+    verdict = run_claim("bach13.eq6")
     assert verdict.status == "holds", verdict.summary
-    if claim_id == "bach13.eq6":  # the report must say plainly that Eq. (6) is vacuous here
-        assert "VACUOUS" in verdict.summary and "not tested" in verdict.summary
-        assert verdict.measured["p6_over_n_min_testable"] > 1 and verdict.measured["first_nonvacuous_n"] > 4096
+    assert "VACUOUS" in verdict.summary and "not tested" in verdict.summary
+    assert verdict.measured["p6_over_n_min_testable"] > 1 and verdict.measured["first_nonvacuous_n"] > 4096
 
 
-# -- planted faults --------------------------------------------------------------------------
-
-def test_identities_fail_when_nystrom_uses_lambda_instead_of_n_lambda(monkeypatch):
-    monkeypatch.setattr(b13, "NystromKRR", faults.LambdaNotTimesN)
-    verdict = run_claim("bach13.dof-identities", keep=lambda c: c.seed == 0)
+def test_nystrom_regularised_with_lambda_fails_on_its_smoother():
+    verdict = run_claim("bach13.dof-identities", fault="lambda-not-n-lambda")
     assert verdict.status == "fails" and "smoother_L" in verdict.summary, verdict.summary
 
 
-def test_identities_fail_with_a_broken_cholesky_factor(monkeypatch):
-    monkeypatch.setattr(kernels.cholesky, "cholesky_step", faults.unorthogonalised_cholesky_step)
-    verdict = run_claim("bach13.dof-identities", keep=lambda c: c.seed == 0)
+def test_unorthogonalised_factor_breaks_l_below_k():
+    verdict = run_claim("bach13.dof-identities", fault="unorthogonalised-cholesky")
     assert verdict.status == "fails" and "L_le_K" in verdict.summary, verdict.summary
 
 
-def test_dof_decay_fails_with_the_papers_literal_bernoulli_kernel(monkeypatch):
-    monkeypatch.setattr(b13, "grid_kernel", faults.literal_bernoulli_kernel)
-    verdict = run_claim("bach13.dof-decay")
+def test_literal_bernoulli_kernel_fails_by_sign_for_even_beta_and_by_scale_for_odd():
+    verdict = run_claim("bach13.dof-decay", fault="literal-bernoulli")
     assert verdict.status == "fails", verdict.summary
     assert "poly β=2: kernel not PSD" in verdict.summary      # even beta: wrong sign
     assert verdict.measured["poly β=1 level_err"] > 0.5       # odd beta: scale (2 pi)^-2
 
 
-def test_table1_fails_when_the_risk_regularises_with_lambda_not_n_lambda(monkeypatch):
-    monkeypatch.setattr(b13, "optimal_lambda", faults.optimal_lambda_without_n)
-    verdict = run_claim("bach13.table1", keep=lambda c: c.p["line"] in ("line 1", "line 2"))
-    assert verdict.status == "fails", verdict.summary
-
-
-def test_rank_rule_fails_with_crowded_columns(monkeypatch):
-    monkeypatch.setattr(b13, "column_order", faults.clustered_order)
-    verdict = run_claim("bach13.rank-rule", keep=lambda c: c.p["kdecay"] == "poly" and c.seed < 3)
-    assert verdict.status == "fails", verdict.summary
-
-
-def test_pivoting_fails_when_pivots_crowd_together(monkeypatch):
-    monkeypatch.setattr(b13, "column_order", faults.clustered_pivoting)
-    verdict = run_claim("bach13.pivoting", keep=lambda c: c.p["kdecay"] == "poly" and c.n >= 100)
-    assert verdict.status == "fails", verdict.summary
-
-
-def test_fig1_fails_with_a_broken_cholesky_factor(monkeypatch):
-    monkeypatch.setattr(kernels.cholesky, "cholesky_step", faults.unorthogonalised_cholesky_step)
-    verdict = run_claim("bach13.fig1", keep=lambda c: c.seed == 0)
-    assert verdict.status == "fails", verdict.summary
-
-
-def test_lemma_b1_fails_for_a_subset_that_is_not_uniform(monkeypatch):
-    monkeypatch.setattr(b13, "column_subset", faults.clustered_subset)
-    verdict = run_claim("bach13.lemmaB1")
-    assert verdict.status == "fails", verdict.summary
-
-
-def test_eq6_fails_for_a_rank_rule_that_is_not_eq6(monkeypatch):
-    monkeypatch.setattr(b13, "eq6_p", faults.practical_rank)
-    verdict = run_claim("bach13.eq6", keep=lambda c: c.n <= 2**14)
-    assert verdict.status == "fails", verdict.summary
+def test_column_orders():
+    X = uniform_design(30, 0)
+    assert b13.pivot_order(X, None) == "pivot"
+    perm = b13.random_order(X, np.random.default_rng(1))
+    assert sorted(perm) == list(range(30))
+    assert len(set(b13.column_subset(X, 10, np.random.default_rng(2)))) == 10
 
 
 def test_nested_risks_is_the_spectral_risk_of_each_prefix():
-    import numpy as np
-
-    from kpca_suite.kernels.cholesky import incomplete_cholesky
-    from kpca_suite.theory.dof import krr_risk
-    from kpca_suite.theory.periodic import PeriodicKernel, periodic_signal, uniform_design
-
     X = uniform_design(80, 0)
     kern = PeriodicKernel("poly", 1)
     z = periodic_signal(X, "poly", 2)
@@ -106,3 +62,9 @@ def test_nested_risks_is_the_spectral_risk_of_each_prefix():
         e, U = np.linalg.eigh(G[:, :p] @ G[:, :p].T)
         bias, var = krr_risk(np.clip(e, 0, None), (U.T @ z) ** 2, 80, 1e-3, 0.5)
         assert risks[p - 1] == pytest.approx(bias + var, rel=1e-9)
+
+
+def test_settled_at_most_is_the_p_from_which_on_the_curve_stays_below():
+    assert b13._settled_at_most([2.0, 0.5, 2.0, 0.5, 0.4], 1.0) == 4
+    assert b13._settled_at_most([0.5, 0.4], 1.0) == 1
+    assert b13._settled_at_most([0.5, 2.0], 1.0) == 3

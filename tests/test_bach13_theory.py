@@ -1,4 +1,5 @@
-"""theory/periodic.py, theory/dof.py, theory/table1.py (Bach 2013; reference/seed004.md)."""
+"""kernels/periodic.py, theory/periodic.py, theory/dof.py, theory/table1.py (Bach 2013), and the
+printed Bernoulli kernel of the planted fault."""
 
 import math
 
@@ -6,9 +7,11 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
+from kpca_suite.kernels import Kernel, KernelLike
+from kpca_suite.kernels.periodic import PeriodicKernel, bernoulli_polynomial
+from kpca_suite.suites.papers._bach13_faults import LiteralBernoulliKernel
 from kpca_suite.theory.dof import dof_circulant, dof_from_eigh, krr_risk, optimal_lambda, smoother_risk
-from kpca_suite.theory.periodic import (PeriodicKernel, bernoulli_polynomial, grid_design, grid_energy, grid_spectrum,
-                             periodic_signal, uniform_design)
+from kpca_suite.theory.periodic import grid_design, grid_energy, grid_spectrum, periodic_signal, uniform_design
 from kpca_suite.theory.table1 import eq6_rank, lemma_b1_bound, reference_slope, table1_line
 
 T = np.linspace(0.0, 1.0, 201)
@@ -53,7 +56,7 @@ def test_corrected_kernels_are_psd(kernel):
 @pytest.mark.parametrize("beta", [2, 4])
 def test_the_papers_literal_bernoulli_kernel_is_not_psd_for_even_beta(beta):
     """B_{2 beta}(t) / (2 beta)! = -(2 pi)^(-2 beta) x the series for even beta: negative semidefinite."""
-    lit, good = PeriodicKernel("poly", beta, literal=True), PeriodicKernel("poly", beta)
+    lit, good = LiteralBernoulliKernel("poly", beta), PeriodicKernel("poly", beta)
     X = uniform_design(100, 1)
     e = np.linalg.eigvalsh(lit.block(X))
     assert e.min() < -1e-6 * np.abs(e).max() and e.max() <= 1e-10 * np.abs(e).max()
@@ -61,8 +64,19 @@ def test_the_papers_literal_bernoulli_kernel_is_not_psd_for_even_beta(beta):
 
 
 def test_literal_formula_for_odd_beta_is_psd_but_rescaled():
-    lit, good = PeriodicKernel("poly", 1, literal=True), PeriodicKernel("poly", 1)
+    lit, good = LiteralBernoulliKernel("poly", 1), PeriodicKernel("poly", 1)
     assert_allclose(lit.of_difference(T), good.of_difference(T) / (2 * np.pi) ** 2, rtol=1e-12, atol=1e-15)
+
+
+def test_the_literal_kernel_reports_its_scaled_spectrum():
+    lit = LiteralBernoulliKernel("poly", 2)
+    assert lit.sup_diag() == pytest.approx(float(lit.of_difference(0.0)), rel=1e-10)
+    assert lit.mu(3) == pytest.approx(-(2 * np.pi) ** -4 * 3.0**-4)
+
+
+def test_periodic_and_euclidean_kernels_share_the_kernel_protocol():
+    assert isinstance(PeriodicKernel("exp", 1.0), KernelLike) and isinstance(Kernel("gaussian"), KernelLike)
+    assert not isinstance(np.eye(2), KernelLike)
 
 
 def test_signal_closed_form_is_the_series():
@@ -76,7 +90,7 @@ def test_signal_closed_form_is_the_series():
 
 def test_circulant_spectrum_is_the_aliasing_formula_and_the_eigh_spectrum():
     """e_k = n mu_k + n sum_{h >= 1} (mu_{k + h n} + mu_{-k + h n}) (App. D); n = 64, beta = 1:
-    the notes' check 64.0514."""
+    e_1 = 64.0514."""
     n, k = 64, PeriodicKernel("poly", 1)
     e = grid_spectrum(k, n)
     h = np.arange(1, 200000)
@@ -134,7 +148,8 @@ def test_exact_risk_formulas_agree_and_match_monte_carlo():
 
 def test_variance_of_nystrom_never_exceeds_full():
     """variance(L) <= variance(K) for every column set (C = sigma^2 I). bias(L) >= bias(K) is NOT
-    a theorem (notes pitfall 9: it fails in 20 of 3000 small instances), so it is never asserted."""
+    a theorem (the proof assumes t -> t^-2 operator monotone; it fails in 20 of 3000 random 8 x 8
+    instances), so it is never asserted."""
     n, lam = 40, 1e-3
     for seed in range(30):
         rng = np.random.default_rng(seed)
@@ -183,9 +198,8 @@ def test_table1_lines():
     assert -1 < reference_slope((-1, 1), ns) < -0.8  # log n / n looks shallower than 1/n
 
 
-def test_eq6_is_the_papers_formula_and_vacuous_at_the_notes_example():
-    """reference/seed004.md section 4: d = 52, R^2 = pi^2/3, lambda = 4.6e-3, n = 3200, delta = 1/4
-    gives p >= 1.07e5 >> n."""
+def test_eq6_is_the_papers_formula_and_vacuous_at_a_worked_example():
+    """d = 52, R^2 = pi^2/3, lambda = 4.6e-3, n = 3200, delta = 1/4 gives p >= 1.07e5 >> n."""
     p = eq6_rank(52, 3200, math.pi**2 / 3, 4.6e-3, 0.25)
     assert p == pytest.approx((32 * 52 / 0.25 + 2) * math.log(3200 * math.pi**2 / 3 / (0.25 * 4.6e-3)))
     assert 1.06e5 < p < 1.08e5
@@ -210,7 +224,7 @@ def test_lemma_b1_bound():
     (lambda: smoother_risk(np.eye(3), np.array([1.0, np.nan, 0]), 1.0), "z contains NaN"),
     (lambda: PeriodicKernel("poly", 1.5), "integer"),
     (lambda: PeriodicKernel("exp", 0.0), "rho"),
-    (lambda: PeriodicKernel("exp", 1.0, literal=True), "literal"),
+    (lambda: LiteralBernoulliKernel("exp", 1.0), "poly"),
     (lambda: PeriodicKernel("gauss", 1), "decay"),
     (lambda: PeriodicKernel("poly", 1).block(np.zeros((3, 2))), "one column"),
 ])

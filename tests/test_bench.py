@@ -1,89 +1,147 @@
-"""The benchmark code runs and produces well-formed output. Nothing here is
-timed or compares speeds (the machine is shared and noisy): the perf claims are
-measured by ``kpca-suite bench`` and asv, never by pytest."""
+"""The performance harness and the asv benchmarks run and produce well-formed
+output. Nothing here compares speeds (the machine is shared and noisy): the perf
+claims are measured by ``kpca-suite bench`` and asv, never judged by pytest."""
 
 import argparse
+import json
 import math
 
 import pytest
 
-from kpca_suite.suites import bench
-from kpca_suite.suites.benchmarks import bench_claims, bench_kernels, bench_nystrom
+from kpca_suite.suites import perf
+from kpca_suite.suites.benchmarks import (bench_bach13, bench_claims, bench_ghashami16, bench_kernels,
+                                          bench_nystrom, bench_ullah18)
+
+
+def _toy_claim(**overrides):
+    """A two-contender claim on tiny data, for the harness itself."""
+    calls = []
+
+    def data(n):
+        return list(range(n))
+
+    def make(tag):
+        def factory(xs, n):
+            return lambda: calls.append((tag, n)) or sum(xs)
+        return factory
+
+    fields = dict(id="perf.toy", goal="toy", data=data, contenders={"a": make("a"), "b": make("b")},
+                  reference="a", sizes={s: (dict(n=50),) for s in perf.SCALES}, goals={"b": perf.Goal(lo=0.0)},
+                  warm=dict(n=3))
+    fields.update(overrides)
+    return perf.PerfClaim(**fields), calls
+
+
+def test_harness_warms_then_interleaves_and_keeps_the_best():
+    claim, calls = _toy_claim()
+    recs = perf.measure(claim, "tiny", repeats=3, memory=False)
+    # warm-up on the small copy (n=3) first, once per contender, then 3 interleaved rounds
+    assert calls[:2] == [("a", 3), ("b", 3)]
+    assert [t for t, _ in calls[2:]] == ["a", "b", "b", "a", "a", "b"]
+    assert [r.contender for r in recs] == ["a", "b"]
+    a, b = recs
+    assert a.ratio == 1.0 and a.repeats == 3 and a.met is None
+    assert b.met is True and b.goal == ">= 0" and b.seconds > 0
+    assert len(a.load) == 3 and a.case == "n=50"
+
+
+def test_once_contenders_run_one_round_and_skip_is_reported():
+    def skipping(xs, n):
+        raise perf.Skip("too slow here")
+
+    claim, calls = _toy_claim(once=frozenset({"b"}))
+    recs = perf.measure(claim, "tiny", repeats=3, memory=False)
+    assert {r.contender: r.repeats for r in recs} == {"a": 3, "b": 1}
+    claim, _ = _toy_claim(contenders={"a": claim.contenders["a"], "b": skipping})
+    (a, b) = perf.measure(claim, "tiny", repeats=2, memory=False)
+    assert b.seconds is None and b.ratio is None and b.met is None and b.note == "too slow here"
+    assert "| not run |" in perf.format_table([a, b], claims=[claim])
+
+
+def test_missing_optional_peer_is_reported_not_raised():
+    claim, _ = _toy_claim(requires={"b": "no_such_module_for_kpca_suite"})
+    a, b = perf.measure(claim, "tiny", repeats=1, memory=False)
+    assert a.seconds > 0
+    assert b.seconds is None and b.ratio is None and b.met is None and b.note.startswith("not installed")
+    assert "| not installed |" in perf.format_table([a, b], claims=[claim])
+
+
+def test_declarations_are_consistent():
+    ids = [c.id for c in perf.CLAIMS]
+    assert len(ids) == len(set(ids)) and all(i.startswith("perf.") for i in ids)
+    for wanted in ("perf.gaussian-block", "perf.exact-kpca", "perf.nystrom-kpca", "perf.fd", "perf.skpca",
+                   "perf.rf-oja"):
+        assert wanted in ids
+    for c in perf.CLAIMS:
+        assert c.goal and set(c.sizes) == set(perf.SCALES) and all(c.sizes[s] for s in perf.SCALES)
+    assert perf.select(["fd"]) == [perf.FD]
+    with pytest.raises(ValueError):
+        perf.select(["no-such-bench"])
+    with pytest.raises(ValueError):
+        perf.PerfClaim(id="perf.x", goal="x", data=list, contenders={"a": None}, reference="b",
+                       sizes={s: () for s in perf.SCALES})
 
 
 @pytest.fixture(scope="module")
 def tiny_records():
-    return bench.run_bench(scale=0.01, repeats=1)
+    return perf.run(["gaussian-block", "nystrom-kpca", "fd", "rf-oja"], scale="tiny", repeats=1, memory=False)
 
 
-def test_run_bench_records_are_well_formed(tiny_records):
-    ids = {r["id"] for r in tiny_records}
-    assert ids == {"perf.gaussian-block", "perf.nystrom-kpca"}
+def test_real_claims_run_at_the_tiny_scale(tiny_records):
+    assert {r.claim for r in tiny_records} == {"perf.gaussian-block", "perf.nystrom-kpca", "perf.fd", "perf.rf-oja"}
     for r in tiny_records:
-        assert set(bench.FIELDS) <= set(r)
-        assert isinstance(r["met"], bool)
-        assert r["ours_s"] > 0 and math.isfinite(r["ours_s"])
-        assert r["goal"] and r["what"] and r["peer"]
-        if r.get("kind") == "memory":
-            assert r["ours_peak_bytes"] >= 0 and r["nm_bytes"] > 0 and r["predicted_bytes"] > 0
-        elif r["peer_s"] is None:  # only an optional peer that is not installed
-            assert "nystrompca" in r["peer"] and not bench.have_nystrompca()
-            assert "not installed" in r["notes"] and r["ratio"] is None and not r["met"]
+        assert not r.note.startswith("error"), r
+        if r.measure != "time":
+            assert r.ratio is not None and math.isfinite(r.ratio)
+        elif r.seconds is None:  # only an optional peer that is not installed
+            assert r.contender == "nystrompca" and not perf.have("nystrompca")
+            assert r.note.startswith("not installed")
         else:
-            assert r["peer_s"] > 0 and math.isfinite(r["peer_s"])
-            assert r["ratio"] > 0 and math.isfinite(r["ratio"])
-    peers = [r["peer"] for r in tiny_records]
-    assert any("nystrompca" in p for p in peers) and any("rbf_kernel" in p for p in peers)
+            assert r.seconds > 0 and r.repeats == 1 and math.isfinite(r.ratio) and r.ratio > 0
+            assert r.met is None or isinstance(r.met, bool)
+    assert any(r.measure == "slope in n" for r in tiny_records)  # perf.rf-oja has two sizes at tiny
 
 
-def test_format_bench_renders_markdown(tiny_records):
-    text = bench.format_bench(tiny_records)
+def test_format_table_renders_markdown(tiny_records):
+    text = perf.format_table(tiny_records)
     lines = text.splitlines()
-    assert lines[0].startswith("| id | what |")
+    assert lines[0].startswith("| claim | case | contender |")
     assert lines[1].startswith("|---|")
     rows = [ln for ln in lines[2:] if ln.startswith("| perf.")]
     assert len(rows) == len(tiny_records)
     ncols = lines[0].count("|")
     assert all(row.count("|") == ncols for row in rows)
+    assert "load average" in lines[-1]
 
 
-def test_missing_nystrompca_is_reported_not_raised(monkeypatch):
-    # nystrompca is in the optional `bench` extra: without it the peer row says
-    # so and the other measurements still run.
-    monkeypatch.setattr(bench, "have_nystrompca", lambda: False)
-    recs = bench.run_bench(which=("nystrom-kpca",), scale=0.01, repeats=1)
-    (row,) = [r for r in recs if "nystrompca" in r["peer"]]
-    assert row["peer_s"] is None and row["ratio"] is None and row["met"] is False
-    assert "not installed" in row["notes"]
-    assert any(r["peer"].startswith("sklearn") and r["peer_s"] > 0 for r in recs)
-    assert "| not measured |" in bench.format_bench(recs)
+def test_peak_memory_in_a_child_process():
+    peak = perf.peak_memory("perf.nystrom-kpca", "tiny", 0, "ours")
+    assert isinstance(peak, int) and peak >= 0
 
 
-def test_run_bench_rejects_unknown_names():
-    with pytest.raises(ValueError):
-        bench.run_bench(which=("no-such-bench",), scale=0.01, repeats=1)
-
-
-def test_bench_subparser(tmp_path, monkeypatch):
+def test_bench_subparser(tmp_path):
     parser = argparse.ArgumentParser(prog="kpca-suite")
     sub = parser.add_subparsers(dest="command")
-    bench.add_bench_parser(sub)
-    out = tmp_path / "bench.md"
-    args = parser.parse_args(["bench", "--scale", "0.01", "--repeats", "1", "--out", str(out),
-                              "--which", "gaussian-block"])
-    assert args.scale == 0.01 and args.repeats == 1
+    perf.add_bench_parser(sub)
+    out, js = tmp_path / "bench.md", tmp_path / "bench.json"
+    args = parser.parse_args(["bench", "--scale", "tiny", "--repeats", "1", "--no-memory", "--out", str(out),
+                              "--json", str(js), "--which", "gaussian-block"])
+    assert args.scale == "tiny" and args.repeats == 1
     assert args.func(args) == 0
-    assert out.read_text().startswith("| id |")
+    assert out.read_text().startswith("| claim |")
+    assert {r["claim"] for r in json.loads(js.read_text())} == {"perf.gaussian-block"}
+    assert parser.parse_args(["bench", "--quick"]).quick
 
 
 def _smallest(cls):
-    return [p[0] for p in cls.params]
+    params = cls.params if isinstance(cls.params[0], list) else [cls.params]
+    return [p[0] for p in params]
 
 
-@pytest.mark.parametrize("cls", [bench_kernels.GaussianBlock, bench_nystrom.NystromFit])
+@pytest.mark.parametrize("cls", [bench_kernels.GaussianBlock, bench_nystrom.NystromFit, bench_ullah18.RFOjaPass,
+                                 bench_ullah18.RFERMFit, bench_bach13.NystromKRRFit, bench_bach13.FullKRRFit])
 def test_asv_benchmark_bodies_run_on_smallest_params(cls):
     args = _smallest(cls)
-    assert len(cls.param_names) == len(cls.params)
     obj = cls()
     obj.setup(*args)
     for name in dir(cls):
@@ -93,12 +151,20 @@ def test_asv_benchmark_bodies_run_on_smallest_params(cls):
                 assert math.isfinite(value)
 
 
+def test_asv_skips_in_setup_not_in_the_timed_body():
+    with pytest.raises(NotImplementedError):
+        bench_bach13.FullKRRFit().setup(8000)
+    with pytest.raises(NotImplementedError):
+        bench_ghashami16.FrequentDirectionsFit().setup(100000, 10, "standard")
+
+
 def test_asv_claim_tracks_are_well_formed():
     cls = bench_claims.Sterge20Slopes
     assert cls.track_slope.unit == "slope"
     assert all(cid.startswith("sterge20.") for cid in bench_claims.CLAIM_IDS)
     if not bench_claims.CLAIM_IDS:
-        assert cls.params == []
-        assert math.isnan(cls().track_slope())
+        assert cls.params == [[bench_claims.NONE]]
+        with pytest.raises(NotImplementedError):
+            cls().setup(bench_claims.NONE)
     else:
         assert cls.params == [bench_claims.CLAIM_IDS]

@@ -139,15 +139,17 @@ def test_usage_errors(toy_registry, no_plots, tmp_path, capsys):
 
 
 def test_data_option_reaches_cells(toy_registry, no_plots, tmp_path, capsys, monkeypatch):
-    seen = []
-    real = toy.TOY_RATE.cells
-
-    def cells(profile, options):
-        seen.append(dict(options))
-        return real(profile, options)
-
     import dataclasses
-    monkeypatch.setitem(toy_registry, "toy.rate", dataclasses.replace(toy.TOY_RATE, cells=cells))
+
+    from kpca_suite.suites.claim import CellList, PerProfile
+    seen = []
+
+    def build(claim_id, options):
+        seen.append(dict(options))
+        return toy.GRID["ci"].cells(claim_id, ["toy"], options)
+
+    grid = PerProfile.same(CellList(build, "the toy grid"))
+    monkeypatch.setitem(toy_registry, "toy.rate", dataclasses.replace(toy.TOY_RATE, grid=grid))
     data = tmp_path / "d.npz"
     data.write_bytes(b"x")
     code, _, _ = run(["run", "toy.rate", "--data", str(data), "-j", "1", "--out", str(tmp_path)], capsys)

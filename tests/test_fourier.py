@@ -1,5 +1,5 @@
 """kernels.fourier: the explicit Fourier feature map of the population model
-(reference/seed000.md 5a (P)): Phi_i = sqrt(lambda_i) psi_i, psi_1 = 1,
+(Sterge et al. 2020's explicit-feature model on U[0,1)): Phi_i = sqrt(lambda_i) psi_i, psi_1 = 1,
 psi_2j = sqrt 2 cos(2 pi j x), psi_2j+1 = sqrt 2 sin(2 pi j x)."""
 
 import numpy as np

@@ -9,7 +9,7 @@ from kpca_suite.kernels.frequent_directions import FrequentDirections
 from kpca_suite.theory.ghashami16 import fd_bound
 
 # float64: the inequalities are exact up to round-off relative to ||A||_F^2
-# (reference/seed001.md section 4: 1e-9); observed worst 1e-14 (suite ci/quick runs).
+# (allowance 1e-9); observed worst 1e-14 (suite ci/quick runs).
 TOL = 1e-9
 
 

@@ -1,131 +1,68 @@
-"""Theory regression: every ghashami16 claim at the ``ci`` profile with its verdict
-asserted, and a planted fault or negative control that turns each verdict (or,
-for the three-part comparison claims, each judged part).
-
-Cells run serially in-process so that monkeypatched estimators take effect.
-"""
+"""ghashami16 beyond "each claim holds at ci and each declared fault fails it"
+(tests/test_claims.py runs those): the erratum the fd-bound claim reports, the
+three parts of the comparison claims, and the way each planted fault fails
+its claim (the part, metric or link it breaks)."""
 
 import functools
 
+import numpy as np
 import pytest
 
-import kpca_suite.methods.skpca as skpca_module
-import kpca_suite.suites.ghashami16 as gh
-from kpca_suite.suites.registry import Result, get, select
-from tests import faults_ghashami16 as faults
+import kpca_suite.suites.papers.ghashami16 as gh
+from kpca_suite.suites.claim import Result
+from kpca_suite.suites.pipeline import evaluate
+from kpca_suite.theory.ghashami16 import random_noisy, rn_gamma
 from tests.claims import run_claim
 
+CLAIMS = {c.id: c for c in gh.CLAIMS}
 
-def run_cells(claim_id, keep=lambda cell: True):
-    claim = get(claim_id)
-    return [Result(c, claim.run_cell(c)) for c in claim.cells("ci", {}) if keep(c)]
+
+def claim(name):
+    return CLAIMS["ghashami16." + name]
 
 
 @functools.lru_cache(maxsize=None)
-def ci_results(claim_id):
-    return tuple(run_cells(claim_id))
+def ci_evaluation(name):
+    ev = evaluate([claim(name)], "ci", jobs=1)
+    assert not ev.errors, ev.errors
+    return ev
 
 
-def ci_verdict(claim_id):
-    return get(claim_id).judge(list(ci_results(claim_id)), "ci")
-
-
-def test_every_ghashami16_claim_of_claims_md_is_registered():
-    ids = {c.id for c in select(["ghashami16"])}
-    assert ids == {"ghashami16." + s for s in (
+def test_the_paper_declares_its_nine_claims():
+    assert set(CLAIMS) == {"ghashami16." + s for s in (
         "fd-bound", "fd-merge", "rff-rate", "lemma22", "thm21", "lemma24", "space", "randomnoisy", "digits")}
+    assert all(c.faults for c in gh.CLAIMS)
 
 
-# -- verdicts at the ci profile ---------------------------------------------------------
-
-HOLDING = ("fd-bound", "fd-merge", "rff-rate", "lemma22", "thm21", "lemma24", "space")
-
-
-@pytest.mark.parametrize("claim_id", ["ghashami16." + s for s in HOLDING])
-def test_claim_holds_at_ci_profile(claim_id):
-    verdict = ci_verdict(claim_id)
-    assert verdict.status == "holds", verdict.summary
+def test_rn_gamma_is_half_the_inverse_mean_squared_distance():
+    """gamma = 1 / (2 E||x - y||^2) on RandomNoisy, checked on 1000 pairs of rows."""
+    X = random_noisy(2000, 100, random_state=0)
+    d2 = np.sum((X[:1000] - X[1000:]) ** 2, axis=1)
+    assert 1.0 / (2.0 * rn_gamma(100)) == pytest.approx(d2.mean(), rel=0.02)
 
 
 def test_fd_bound_reports_the_papers_denominator_failing_for_halving():
     """The erratum is visible in the claim: (ell - k) is exceeded for Algorithm 1."""
-    verdict = ci_verdict("ghashami16.fd-bound")
+    verdict = ci_evaluation("fd-bound").verdicts["ghashami16.fd-bound"]
+    assert verdict.status == "holds", verdict.summary
     assert verdict.measured["halving_literal"] > 0.1, verdict.summary
 
 
-@pytest.mark.parametrize("claim_id", ["ghashami16.randomnoisy", "ghashami16.digits"])
-def test_comparison_parts_at_ci_profile(claim_id):
-    """Nyström is best at the smallest size, SKPCA with ell >= 10 is no worse than
+@pytest.mark.parametrize("name", ["randomnoisy", "digits"])
+def test_comparison_fails_on_ell_2_only(name):
+    """Nyström is best at the smallest size, SKPCA with ell >= 5 is no worse than
     RNCA at equal space, and the paper's ell = 2 (Algorithm 1 empties its sketch
     every second row) is worse: the combined claim fails on that ell, honestly.
     (Timings are not asserted: the test-time part is checked on edited records below.)"""
-    verdict = ci_verdict(claim_id)
+    verdict = ci_evaluation(name).verdicts["ghashami16." + name]
     m = verdict.measured
+    assert verdict.status == "fails", verdict.summary
     assert m["part_nystrom_best_small"] == "holds", verdict.summary
     assert m["part_skpca_le_rnca_space"] == "fails", verdict.summary
     for ell in (10, 20, 30, 50):
         assert m[f"space_spectral_log_skpca{ell}_over_rnca"] < 0, verdict.summary
     assert m["space_spectral_log_skpca2_over_rnca"] > 0, verdict.summary
-    assert verdict.status == "fails"
-
-
-# -- planted faults -----------------------------------------------------------------------
-
-def test_fd_bound_fails_when_sigma_is_shrunk_instead_of_sigma_squared(monkeypatch):
-    monkeypatch.setattr(gh, "FrequentDirections", faults.SigmaShrinkFD)
-    verdict = run_claim("ghashami16.fd-bound", keep=lambda c: c.p["kind"] in ("random", "digits"))
-    assert verdict.status == "fails" and "err_delta" in verdict.summary, verdict.summary
-
-
-def test_fd_merge_fails_when_merge_drops_a_delta(monkeypatch):
-    monkeypatch.setattr(gh, "FrequentDirections", faults.DeltaDroppingFD)
-    verdict = run_claim("ghashami16.fd-merge", keep=lambda c: c.p["kind"] in ("random", "digits"))
-    assert verdict.status == "fails" and "err_delta" in verdict.summary, verdict.summary
-
-
-def test_rff_rate_fails_with_the_other_bandwidth_convention(monkeypatch):
-    monkeypatch.setattr(gh, "draw_rff", faults.narrow_rff)
-    verdict = run_claim("ghashami16.rff-rate")
-    assert verdict.status == "fails", verdict.summary
-
-
-def test_lemma22_fails_with_a_stale_w(monkeypatch):
-    monkeypatch.setattr(gh, "SKPCA", faults.StaleSKPCA)
-    verdict = run_claim("ghashami16.lemma22", keep=lambda c: c.p["shrink"] == "halving")
-    assert verdict.status == "fails" and "link1" in verdict.summary, verdict.summary
-
-
-def test_thm21_fails_without_the_feature_scale(monkeypatch):
-    monkeypatch.setattr(skpca_module, "draw_rff", faults.unscaled_rff)
-    verdict = run_claim("ghashami16.thm21")
-    assert verdict.status == "fails" and verdict.measured["violations"] > 0, verdict.summary
-
-
-def test_lemma24_fails_with_the_bottom_k_eigenvectors(monkeypatch):
-    monkeypatch.setattr(gh, "top_k_factor", faults.bottom_k_factor)
-    verdict = run_claim("ghashami16.lemma24")
-    assert verdict.status == "fails", verdict.summary
-
-
-def test_space_fails_for_an_skpca_that_forms_the_m_by_m_covariance(monkeypatch):
-    monkeypatch.setattr(gh, "SKPCA", faults.CovarianceSKPCA)
-    verdict = run_claim("ghashami16.space", keep=lambda c: c.method == "skpca" and c.p["m"] <= 1024)
-    assert verdict.status == "fails", verdict.summary
-    assert verdict.measured["skpca_peak_bytes_slope"] > 1.5
-
-
-def test_comparison_nystrom_part_fails_with_the_wrong_bandwidth(monkeypatch):
-    monkeypatch.setattr(gh, "StreamingNystrom", faults.WrongBandwidthNystrom)
-    verdict = run_claim("ghashami16.randomnoisy")
-    assert verdict.measured["part_nystrom_best_small"] == "fails", verdict.summary
-
-
-def test_comparison_space_part_fails_for_every_ell_with_a_random_subspace(monkeypatch):
-    monkeypatch.setattr(gh, "SKPCA", faults.RandomSubspaceSKPCA)
-    verdict = run_claim("ghashami16.randomnoisy")
-    for ell in (10, 20, 30, 50):
-        assert verdict.measured[f"space_spectral_log_skpca{ell}_over_rnca"] > 0, verdict.summary
-    assert "ell=10 fails" in verdict.summary
+    assert "ell=2 fails" in verdict.summary and "ell=5 holds" in verdict.summary
 
 
 @pytest.mark.parametrize("factor,status", [(30.0, "holds"), (1 / 30.0, "fails")])
@@ -134,6 +71,45 @@ def test_comparison_test_time_part_follows_the_recorded_times(factor, status):
     records with Nyström's test time scaled by 30 (a per-entry kernel loop, like
     the paper's baseline) or by 1/30."""
     results = [Result(r.cell, {**r.metrics, "test_time": r.metrics["test_time"] * factor})
-               if r.cell.method == "nystrom" else r for r in ci_results("ghashami16.randomnoisy")]
-    verdict = get("ghashami16.randomnoisy").judge(results, "ci")
+               if r.cell.method == "nystrom" else r
+               for r in ci_evaluation("randomnoisy").results["ghashami16.randomnoisy"]]
+    verdict = claim("randomnoisy").verdict(results, "ci")
     assert verdict.measured["part_nystrom_test_slowest"] == status, verdict.summary
+
+
+# -- how each planted fault fails its claim -------------------------------------------------
+
+@pytest.mark.parametrize("name,fault", [("fd-bound", "sigma-shrink"), ("fd-merge", "merge-drops-delta")])
+def test_fd_faults_break_delta(name, fault):
+    verdict = run_claim(claim(name), fault=fault)
+    assert verdict.status == "fails" and "err_delta" in verdict.summary, verdict.summary
+
+
+def test_lemma22_stale_w_breaks_the_first_link():
+    verdict = run_claim(claim("lemma22"), fault="stale-w")
+    assert verdict.status == "fails" and "link1" in verdict.summary, verdict.summary
+
+
+def test_thm21_unscaled_features_exceed_the_bound():
+    verdict = run_claim(claim("thm21"), fault="unscaled-features")
+    assert verdict.status == "fails" and verdict.measured["bound_excess"] > 0, verdict.summary
+
+
+def test_space_m_by_m_covariance_makes_skpca_memory_quadratic():
+    verdict = run_claim(claim("space"), fault="m-by-m-covariance")
+    assert verdict.status == "fails", verdict.summary
+    assert verdict.measured["skpca_peak_bytes_slope"] > 1.5, verdict.summary
+
+
+def test_comparison_nystrom_part_fails_with_the_wrong_bandwidth():
+    verdict = run_claim(claim("randomnoisy"), fault="nystrom-wrong-bandwidth")
+    assert verdict.status == "fails", verdict.summary
+    assert verdict.measured["part_nystrom_best_small"] == "fails", verdict.summary
+
+
+def test_comparison_space_part_fails_for_every_ell_with_a_random_subspace():
+    verdict = run_claim(claim("randomnoisy"), fault="skpca-random-subspace")
+    assert verdict.status == "fails", verdict.summary
+    for ell in (10, 20, 30, 50):
+        assert verdict.measured[f"space_spectral_log_skpca{ell}_over_rnca"] > 0, verdict.summary
+    assert "ell=10 fails" in verdict.summary

@@ -1,8 +1,8 @@
 """kernels/: kernel blocks against scikit-learn, blocked Gram products, leverage scores.
 
-Conventions pinned here (DESIGN.md): Gaussian k = exp(-gamma ||x - y||^2) as
+Conventions pinned here: Gaussian k = exp(-gamma ||x - y||^2) as
 scikit-learn's ``rbf_kernel``; lambda_hat = eig(K)/n; ridge leverage scores
-l_i(s) = [K (K + n s I)^{-1}]_ii (reference/seed000.md, section 5b item 9).
+l_i(s) = [K (K + n s I)^{-1}]_ii, whose sum is sum_i lhat_i / (lhat_i + s).
 """
 
 import numpy as np
@@ -202,7 +202,7 @@ def test_exact_leverage_scores_definition(kernel, s):
 
 
 def test_exact_leverage_scores_sum_is_degrees_of_freedom():
-    # reference/seed000.md 5b item 9: sum_i l_i(s) = sum_i lhat_i / (lhat_i + s), lhat = eig(K)/n
+    # trace identity: sum_i l_i(s) = sum_i lhat_i / (lhat_i + s), lhat = eig(K)/n
     X = _data(80, 2, seed=15)
     kern = Kernel(gamma=1.0)
     lhat = np.clip(np.linalg.eigvalsh(kern.block(X)), 0, None) / 80

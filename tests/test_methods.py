@@ -1,7 +1,7 @@
-"""methods/: exact and Nyström KPCA, the algebraic checks of reference/seed000.md 5b.
+"""methods/: exact and Nyström KPCA, the algebraic identities of Sterge et al. 2020.
 
-Scores: ours are phi_j(x) = k_S(x)^T A[:, j] with A = U diag(e^{-1/2}) (seed 000,
-eq. (6)). On training data that is K U e^{-1/2} = U e^{1/2}, which is exactly
+Scores: ours are phi_j(x) = k_S(x)^T A[:, j] with A = U diag(e^{-1/2}) (Sterge et al.
+2020, eq. (6)). On training data that is K U e^{-1/2} = U e^{1/2}, which is exactly
 scikit-learn's KernelPCA score (alpha_j sqrt(e_j)); on new data both are
 k(x)^T u_j / sqrt(e_j). So |ours| == |sklearn| with no extra scaling, and the
 eigenvalues differ by the factor n (ours are eig(K)/n, sklearn's eig(K)).
@@ -161,7 +161,7 @@ def test_nystrom_coefficients_orthonormal(whitening, center):
 
 
 def test_nystrom_eigenvalues_equal_those_of_nystrom_approximation():
-    # reference 5b item 1: lambda(M)/n == nonzero lambda(K_tilde)/n
+    # eq. (9): lambda(M)/n == nonzero lambda(K_tilde)/n
     X = _data(100, 3, seed=13)
     ny = NystromKPCA(10, KERN, landmarks=20, random_state=3).fit(X)
     L = ny.basis_points_
@@ -203,7 +203,7 @@ def test_nystrom_insample_error_eq19_direct(center, whitening):
 
 
 def test_insample_order_nystrom_vs_exact():
-    # reference 5b item 7: R_nys(l) >= R_exact(l) for l <= m, gap <= (1/n) tr(K - K_tilde),
+    # K - K_tilde >= 0 implies R_nys(l) >= R_exact(l) for l <= m, gap <= (1/n) tr(K - K_tilde),
     # both non-increasing in l.
     X = _data(120, 3, seed=17)
     n, m = 120, 15

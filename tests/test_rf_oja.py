@@ -1,6 +1,6 @@
 """RF-Oja (methods/rf_oja.py, kernels/oja.py), RF-ERM against exact PCA of Z, the
 RF evaluation objective (theory/rf_objective.py) and the lemmas and assumption
-quantities of seed 002 (theory/ullah_lemmas.py)."""
+quantities of Ullah et al. 2018 (theory/ullah_lemmas.py)."""
 
 import numpy as np
 import pytest
@@ -123,7 +123,7 @@ def test_population_objective_is_bounded_by_the_optimum_and_lifted_can_exceed_it
         G, H = population_grams(U @ procrustes_rotation(U, Phi), pop.C, pop.M)
         assert projected_objective(G, H) <= MODEL.optimum(3) + 1e-12
         over += lifted_objective(G, H) > MODEL.optimum(3)
-    assert over > 0  # J is basis-dependent and can exceed the optimum (reference pitfall 8)
+    assert over > 0  # J is basis-dependent and can exceed the optimum (so the rates use J_proj)
 
 
 def test_procrustes_is_orthogonal_and_optimal_lemma_e1_is_not():

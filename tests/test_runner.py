@@ -9,11 +9,17 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 import pytest
 
 from kpca_suite.suites import runner
-from kpca_suite.suites.runner import MetricsError, Progress, execute_cell, judge, run_sweep, validate_metrics
+from kpca_suite.suites.pipeline import evaluate
+from kpca_suite.suites.runner import MetricsError, Progress, execute_cell, run_sweep, validate_metrics
 from kpca_suite.suites.store import ResultStore
 from tests import toy_claim as toy
 
 N_QUICK = len(toy.NS["quick"]) * toy.SEEDS["quick"]
+
+
+def judge(claim, store, profile):
+    """The verdict on what the store holds (nothing runs)."""
+    return evaluate([claim], profile, store, run=False).verdicts[claim.id]
 
 
 @pytest.fixture
@@ -27,7 +33,7 @@ def test_execute_cell_measures_time_and_memory(toy_registry):
     res = execute_cell(cell)  # looked up in the registry
     assert res.cell == cell and set(res.metrics) == {"err", "aux"}
     assert res.wall_time > 0 and res.peak_mem > 0
-    assert execute_cell(cell, toy.run_rate).metrics == res.metrics
+    assert execute_cell(cell, toy.TOY_RATE.run_cell).metrics == res.metrics
 
 
 def test_validate_metrics():
@@ -53,7 +59,7 @@ def test_serial_run_then_resume(toy_registry, store, monkeypatch):
 def test_partial_store_runs_only_the_rest(toy_registry, store):
     cells = toy.TOY_RATE.cells("quick", {})
     for cell in cells[::2]:  # pre-populate half
-        store.add(execute_cell(cell, toy.run_rate), {}, "c")
+        store.add(execute_cell(cell, toy.TOY_RATE.run_cell), {}, "c")
     out = run_sweep([toy.TOY_RATE], "quick", store, jobs=1, progress=False)
     assert out.executed == len(cells[1::2]) and out.skipped == len(cells[::2])
     removed = [c.key() for c in cells[:7]]
@@ -95,7 +101,9 @@ def test_failing_cells_are_collected_and_others_kept(toy_registry, store):
     assert store.done_keys("toy.bad") == set()
     assert "toy.boom" in str(boom[0])
     v = judge(toy.TOY_BAD, store, "quick")
-    assert v.status == "inconclusive" and "no cells finished" in v.summary
+    assert v.status == "inconclusive" and f"{N_QUICK} of {N_QUICK} cells missing" in v.summary
+    v = judge(toy.TOY_BOOM, store, "quick")  # judged only on complete data
+    assert v.status == "inconclusive" and f"{toy.SEEDS['quick']} of {N_QUICK} cells missing" in v.summary
 
 
 def test_failing_cells_in_a_pool(toy_registry, store):
@@ -126,7 +134,7 @@ def test_plots_and_report_survive_nan(tmp_path):
     import numpy as np
 
     from kpca_suite.suites.plots import plot_fits
-    from kpca_suite.suites.registry import Fit, Verdict
+    from kpca_suite.suites.claim import Fit, Verdict
     from kpca_suite.suites.report import write_report
 
     x = np.array([10.0, 20, 40, 80])
@@ -135,11 +143,11 @@ def test_plots_and_report_survive_nan(tmp_path):
                 reference=np.array([1, 0.5, np.nan, 0.12])),
             Fit("b", x, np.full((4, 3), np.nan), float("nan"), (float("nan"),) * 2, xlabel="t"),
             Fit("c", x, x ** -1.0, -1.0, (-1.0, -1.0))]  # 1-D y
-    v = Verdict("toy/odd id", "fails", "x | y", fits, {"slope": np.float64(-0.9)}, {"slope": -1})
+    v = Verdict("fails", "x | y", fits, {"slope": np.float64(-0.9)}, {"slope": -1}, claim="toy/odd id")
     paths = plot_fits(v, tmp_path / "plots")
     assert [p.name for p in paths] == ["toy_odd_id.png", "toy_odd_id.svg"]
-    assert plot_fits(Verdict("toy.none", "holds", "no fits"), tmp_path) == []
-    md, html = write_report([v, Verdict("toy.none", "inconclusive", "<b>")], paths, tmp_path, "ci",
+    assert plot_fits(Verdict("holds", "no fits", claim="toy.none"), tmp_path) == []
+    md, html = write_report([v, Verdict("inconclusive", "<b>", claim="toy.none")], paths, tmp_path, "ci",
                             {"cpu_count": 2}, {"numpy": "1"}, commit="abc", wall_time=3.5)
     assert "toy/odd id" in md.read_text() and "plots/toy_odd_id.png" in md.read_text()
     assert "&lt;b&gt;" in html.read_text() and "slope: -0.9 vs -1" in html.read_text()

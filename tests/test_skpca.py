@@ -202,7 +202,7 @@ def test_top_k_factor_is_the_best_rank_k_of_y_y_t():
     np.testing.assert_allclose(Yk @ Yk.T, (U[:, -3:] * e[-3:]) @ U[:, -3:].T, atol=1e-10)
 
 
-# -- random Fourier features: unbiasedness and variance (seed 001, section 1.1) -------------
+# -- random Fourier features: unbiasedness and variance (Ghashami et al. 2016, section 1.1) -------------
 
 def test_rff_unbiased_with_the_predicted_variance():
     """z(x)^T z(y) over independent draws of m = 50 features: mean K(Delta) and

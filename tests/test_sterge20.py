@@ -1,93 +1,57 @@
-"""Theory regression: every sterge20 claim at the ``ci`` profile with its verdict
-asserted, and a planted fault or negative control that turns each verdict.
+"""sterge20: the claims' sweeps and the parts of planted-fault verdicts that the
+generic claim tests (every claim at ci, every declared fault) do not check."""
 
-Cells run serially in-process so that monkeypatched estimators take effect.
-"""
+import math
 
+import numpy as np
 import pytest
 
-import kpca_suite.suites.sterge20 as s20
-from kpca_suite.suites.registry import Result, get, select
-from tests import faults
+import kpca_suite.suites.papers.sterge20 as s20
+from kpca_suite.kernels import Kernel
+from kpca_suite.suites.registry import get, select
 from tests.claims import run_claim
 
 
-def rate_cells(claim_id, method, decay, m_rule):
-    return s20._rate_cells(claim_id, method, decay, "ci", m_rule)
-
-
-def m_equals_ell(n, decay, ell):
-    return ell
-
-
-def test_every_sterge20_claim_of_claims_md_is_registered():
+def test_every_sterge20_claim_is_registered():
     ids = {c.id for c in select(["sterge20"])}
     assert ids == {"sterge20." + s for s in (
         "identities", "insample-order", "cor42-poly", "cor43-exp", "als", "ablation", "effdim",
         "thm41-bound", "digits")}
 
 
-# -- verdicts at the ci profile ---------------------------------------------------------
+@pytest.mark.parametrize("claim_id,method", [("sterge20.cor42-poly", "uniform"), ("sterge20.cor43-exp", "uniform"),
+                                             ("sterge20.ablation", "fixed-m")])
+def test_rate_grids_keep_ell_integer_and_m_on_the_rate_table(claim_id, method):
+    """n = l^4 (poly) or round(e^(l/2)) (exp), so l(n) is the integer l; m = ceil(n^θ ln n)
+    for uniform Nyström and m = l for the ablation."""
+    for cell in get(claim_id).cells("ci"):
+        p = cell.p
+        assert cell.method == method
+        if p["decay"] == "poly":
+            assert cell.n == p["ell"] ** 4
+        else:
+            assert round(2 * math.log(cell.n)) == p["ell"]
+        expected = p["ell"] if method == "fixed-m" else math.ceil(math.sqrt(cell.n) * math.log(cell.n))
+        assert p["m"] == expected
 
-@pytest.mark.parametrize("claim_id", sorted(c.id for c in select(["sterge20"])))
-def test_claim_holds_at_ci_profile(claim_id):
-    verdict = run_claim(claim_id)
-    assert verdict.status == "holds", verdict.summary
+
+def test_full_budget_fault_draws_the_rate_keeping_m():
+    X = np.zeros((403, 2))
+    idx = s20.FullBudgetLandmarks(12).select(X, Kernel("linear"), np.random.default_rng(0))
+    assert len(idx) == s20._m_uniform(403) == 121
 
 
-# -- planted faults and negative controls ----------------------------------------------
-
-def test_identities_fail_without_whitening(monkeypatch):
-    monkeypatch.setattr(s20, "NystromKPCA", faults.UnwhitenedNystrom)
-    verdict = run_claim("sterge20.identities")
+def test_unwhitened_nystrom_breaks_orthonormality():
+    verdict = run_claim("sterge20.identities", fault="unwhitened")
     assert verdict.status == "fails" and "orthonormal" in verdict.summary
 
 
-def test_insample_order_fails_with_unregularised_inverse_square_root(monkeypatch):
-    monkeypatch.setattr(s20, "NystromKPCA", faults.UnregularisedNystrom)
-    verdict = run_claim("sterge20.insample-order")
-    assert verdict.status == "fails", verdict.summary
-
-
-@pytest.mark.parametrize("claim_id,decay", [("sterge20.cor42-poly", "poly"), ("sterge20.cor43-exp", "exp")])
-def test_rate_claims_fail_with_fixed_m_equal_ell(claim_id, decay):
-    verdict = get(claim_id).judge(
-        [Result(c, s20.run_rate_cell(c)) for c in rate_cells(claim_id, "uniform", decay, m_equals_ell)], "ci")
-    assert verdict.status == "fails", verdict.summary
-
-
-def test_als_fails_with_clustered_landmarks(monkeypatch):
-    monkeypatch.setattr(s20, "LeverageScoreLandmarks", faults.ClusteredLandmarks)
-    verdict = run_claim("sterge20.als")
-    assert verdict.status == "fails", verdict.summary
-
-
-def test_ablation_fails_when_m_keeps_the_rate():
-    """An estimator that keeps the rate (here: the full m = n^θ ln n) shows no stall."""
-    cells = rate_cells("sterge20.ablation", "fixed-m", "exp", lambda n, d, ell: s20._m_uniform(n))
-    verdict = get("sterge20.ablation").judge([Result(c, s20.run_rate_cell(c)) for c in cells], "ci")
-    assert verdict.status == "fails", verdict.summary
-
-
-def test_effdim_fails_with_the_wrong_ridge_normalisation(monkeypatch):
-    monkeypatch.setattr(s20, "_gram_spectrum", faults.unnormalised_gram_spectrum)
-    verdict = run_claim("sterge20.effdim")
-    assert verdict.status == "fails", verdict.summary
-
-
-def test_bound_fails_for_a_projector_that_is_not_principal(monkeypatch):
-    monkeypatch.setattr(s20, "NystromKPCA", faults.RandomSubspaceNystrom)
-    verdict = run_claim("sterge20.thm41-bound")
-    assert verdict.status == "fails", verdict.summary
-
-
-@pytest.mark.parametrize("fault,check", [(faults.UnwhitenedNystrom, "below"), (faults.CrowdedNystrom, "excess")])
-def test_digits_fails_with_a_broken_nystrom(monkeypatch, fault, check):
+@pytest.mark.parametrize("fault,check", [("unwhitened", "max_below"), ("crowded", "excess_l10")])
+def test_digits_faults_fail_the_part_they_break(fault, check):
     """Unwhitened eigenvalues overstate the captured variance (R_nys below R_ekpca);
     crowded landmarks are far from EKPCA. (The unregularised K_mm^{-1/2} does not
     bite here: with the median-heuristic gamma, the digits K_mm is well conditioned.)"""
-    monkeypatch.setattr(s20, "NystromKPCA", fault)
-    verdict = run_claim("sterge20.digits")
+    verdict = run_claim("sterge20.digits", fault=fault)
     assert verdict.status == "fails", verdict.summary
-    assert verdict.measured["max_below" if check == "below" else "excess_l10"] > (
-        s20.ORDER_ATOL if check == "below" else s20.DIGITS_CLOSE)
+    limit = s20.ORDER_ATOL if check == "max_below" else s20.DIGITS_CLOSE
+    assert verdict.measured[check] > limit

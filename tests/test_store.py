@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from kpca_suite.suites.registry import Cell, Result
+from kpca_suite.suites.claim import Cell, Result
 from kpca_suite.suites.store import SCHEMA_VERSION, ResultStore, StoreError
 
 VERS = {"python": "3.x", "numpy": "x"}

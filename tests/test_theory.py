@@ -1,5 +1,5 @@
 """theory/: the Fourier population model, effective dimensions, the bounds and
-rate table of seed 000 (Sterge et al. 2020), and the slope fits.
+rate table of Sterge et al. 2020, and the slope fits.
 
 Measured while writing (kept as evidence for the tolerances):
 * log N_C(t) vs log t for lambda_i = i^-2, J = 2^16, t in [1e-6, 1e-3]: slope
@@ -63,7 +63,7 @@ def test_optimal_projector_error_is_tail(model):
 
 @pytest.mark.parametrize("model", MODELS)
 def test_population_optimality(model):
-    """R(P) >= R_{C,ell} for every rank-ell projector (reference 5b item 8)."""
+    """R(P) >= R_{C,ell} for every rank-ell projector (the top-ell eigenspace of C is optimal)."""
     rng = np.random.default_rng(0)
     for ell in (1, 3, 10):
         for _ in range(20):

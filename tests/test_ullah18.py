@@ -1,111 +1,92 @@
-"""Theory regression: every ullah18 claim at the ``ci`` profile with its verdict
-asserted, and a planted fault or negative control that turns each verdict.
+"""ullah18: the checks beyond "every claim gives its verdict at ci and every
+planted fault makes its claim fail" (tests/test_claims.py runs those): the
+claims at ci that must stay inconclusive, what the planted faults break, and
+the helpers the claims are built on."""
 
-Cells run serially in-process so that monkeypatched helpers take effect.
-"""
-
-import kpca_suite.methods.rf_erm
-import kpca_suite.methods.rf_oja
+import numpy as np
 import pytest
 
-import kpca_suite.suites.ullah18 as ul
-from kpca_suite.suites.registry import select
-from tests import faults_ullah18 as faults
-from kpca_suite.theory.rf_objective import lemma_e1_rotation
+import kpca_suite.suites.papers.ullah18 as ul
+from kpca_suite.kernels import median_gamma
+from kpca_suite.suites.claim import Cell
+from kpca_suite.theory.rf_objective import lemma_e1_rotation, procrustes_rotation
 from tests.claims import run_claim
 
 
-def test_every_ullah18_claim_of_claims_md_is_registered():
-    ids = {c.id for c in select(["ullah18"])}
-    assert ids == {"ullah18." + s for s in ("rate-erm", "rate-oja", "objective-vs-subspace", "estimation",
-                                            "fixed-m-plateau", "lemmas", "digits-curves")}
+def test_the_ullah18_claims_are_declared():
+    assert [c.id for c in ul.CLAIMS] == ["ullah18." + s for s in (
+        "rate-erm", "rate-oja", "fixed-m-plateau", "estimation", "objective-vs-subspace", "lemmas",
+        "digits-curves")]
 
 
-@pytest.mark.parametrize("claim_id, expected", [
-    ("ullah18.rate-erm", "holds"), ("ullah18.objective-vs-subspace", "holds"),
-    ("ullah18.fixed-m-plateau", "holds"), ("ullah18.lemmas", "holds"),
-])
-def test_claim_verdict_at_ci_profile(claim_id, expected):
-    v = run_claim(claim_id)
-    assert v.status == expected, v.summary
+def test_m_rule_is_sqrt_n_ln_n():
+    # Cor. 4.3 with the natural log: n = 8192 gives the pilot's m = 816.
+    assert [ul.m_rule(n) for n in (128, 4096, 8192)] == [55, 533, 816]
 
 
-def test_rate_erm_fails_with_fixed_m():
-    cells = ul._rate_cells("ullah18.rate-erm", ["rf-erm"], "ci", lambda n: ul.PLATEAU_M)
-    v = run_claim("ullah18.rate-erm", cells)
-    assert v.status == "fails", v.summary
-
-
-def _wrong_omega(monkeypatch):
-    monkeypatch.setattr(ul, "draw_rff", faults.draw_rff_wrong_variance)
-    monkeypatch.setattr(methods.rf_oja, "draw_rff", faults.draw_rff_wrong_variance)
-    monkeypatch.setattr(methods.rf_erm, "draw_rff", faults.draw_rff_wrong_variance)
-
-
-def test_rate_oja_fails_with_the_wrong_frequency_variance(monkeypatch):
-    _wrong_omega(monkeypatch)
-    v = run_claim("ullah18.rate-oja")
-    assert v.status == "fails", v.summary
-
-
-def test_contrast_fails_with_the_wrong_frequency_variance(monkeypatch):
-    _wrong_omega(monkeypatch)
-    v = run_claim("ullah18.objective-vs-subspace")
-    assert v.status == "fails", v.summary
-
-
-def test_plateau_fails_when_m_grows_with_n():
-    cells = ul._rate_cells("ullah18.fixed-m-plateau", ["rf-erm"], "ci", ul.m_rule)
-    v = run_claim("ullah18.fixed-m-plateau", cells)
-    assert v.status == "fails", v.summary
-
-
-def test_estimation_fails_for_an_estimator_that_stops_learning(monkeypatch):
-    monkeypatch.setattr(ul, "RFERM", faults.FirstRowsRFERM)
-    v = run_claim("ullah18.estimation")
-    assert v.status == "fails", v.summary
-
-
-def test_lemmas_fail_with_the_lemma_e1_rotation(monkeypatch):
-    monkeypatch.setattr(ul, "procrustes_rotation", lemma_e1_rotation)
-    v = run_claim("ullah18.lemmas")
-    assert v.status == "fails" and "rotation" in v.summary, v.summary
-
-
-def test_rate_oja_is_not_refuted_at_ci():
+def test_rate_oja_is_inconclusive_at_ci():
     # At ci (n = 128..4096, 5 seeds) RF-Oja's early cells still carry optimisation
-    # error, so the slope is steeper than RF-ERM's: -1.07 [-1.25, -0.86] measured
-    # (inconclusive against [-1.2, -0.45]); the quick profile decides it.
+    # error, so the slope is steeper than RF-ERM's: -1.07 [-1.25, -0.86] measured,
+    # inconclusive against [-1.2, -0.45]; the quick profile decides it.
     v = run_claim("ullah18.rate-oja")
-    assert v.status in ("holds", "inconclusive"), v.summary
-    assert v.measured["ci_high"] < -0.45
+    assert v.status == "inconclusive", v.summary
+    assert v.measured["slope_ci_high"] < -0.45
 
 
-def test_estimation_at_ci():
-    # The ESL quantity decays like 1/n (m = 512, 10 seeds: -1.02 [-1.25, -0.78];
-    # 8 seeds: lower CI end -1.32); |eps_e| decays more slowly (10 seeds: -0.74
-    # [-0.91, -0.58], inconclusive) because its first-order term in Phi_hat - Phi_k
-    # does not vanish (L != L_m), so at ci the verdict is not "fails" and not asserted "holds".
+def test_estimation_is_inconclusive_at_ci_with_the_esl_slope_near_minus_one():
+    # The ESL quantity decays like 1/n (m = 512, 10 seeds: -1.02 [-1.25, -0.78]);
+    # |eps_e| decays more slowly (-0.74 [-0.91, -0.58] there) because its first-order
+    # term in Phi_hat - Phi_k does not vanish (L != L_m): at ci the verdict is inconclusive.
     v = run_claim("ullah18.estimation")
-    assert v.status in ("holds", "inconclusive"), v.summary
+    assert v.status == "inconclusive", v.summary
     assert -1.3 <= v.measured["esl_slope"] <= -0.7
 
 
-def test_digits_curves_at_ci_and_with_an_oja_that_stores_its_features(monkeypatch):
-    # omega with half the variance does NOT turn this claim (gap stays < 0.1 on
-    # digits: the RF subspace of a wider kernel captures similar variance), so the
-    # planted fault is an RF-Oja that keeps the n x m feature matrix.
-    v = run_claim("ullah18.digits-curves")
-    assert v.status == "holds", v.summary
-    monkeypatch.setattr(ul, "RFOja", faults.FeatureStoringRFOja)
-    v = run_claim("ullah18.digits-curves")
-    assert v.status == "fails", v.summary
+def test_lemma_e1_rotation_fails_through_the_rotation_check():
+    v = run_claim("ullah18.lemmas", fault="lemma-e1-rotation")
+    assert v.status == "fails" and "rotation_err" in v.summary, v.summary
 
 
-def test_digits_curves_fail_with_an_oja_that_stops_learning(monkeypatch):
-    # The quality part (J_proj gap to ERM <= 0.1) needs its own fault: the
-    # memory fault above leaves the curves intact.
-    monkeypatch.setattr(ul, "RFOja", faults.FrozenRFOja)
-    v = run_claim("ullah18.digits-curves")
+def test_frozen_oja_fails_the_quality_part_of_digits_curves():
+    # The memory fault leaves the curves intact; this one leaves the memory intact.
+    v = run_claim("ullah18.digits-curves", fault="frozen-oja")
     assert v.status == "fails", v.summary
-    assert "RF-Oja" in v.summary
+    assert v.measured["rf-oja_k5"] > ul.DIGITS_CLOSE >= v.measured["rf-erm_k5"]
+    assert "state constant" in v.summary
+
+
+def test_feature_storing_oja_fails_the_memory_part_of_digits_curves():
+    v = run_claim("ullah18.digits-curves", fault="feature-storing-oja")
+    assert v.status == "fails", v.summary
+    assert v.measured["rf-oja_k5"] <= ul.DIGITS_CLOSE and "state grows with n" in v.summary
+
+
+def test_the_rate_experiment_evaluates_the_estimators_own_feature_map():
+    # A planted fault that changes m (or the frequencies) is evaluated on the map it drew.
+    cell = Cell.make("ullah18.rate-erm", "rf-erm", 256, 0, m=ul.m_rule(256))
+    fixed = ul.rate_experiment(cell, {"rf-erm": ul.rf_erm_fixed_m})
+    ours = ul.rate_experiment(cell, {"rf-erm": ul.rf_erm})
+    assert fixed["eps_a"] > 2 * ours["eps_a"] > 0
+    assert ours["excess_proj"] >= 0 and fixed["excess_proj"] >= 0
+
+
+@pytest.mark.parametrize("factory, m", [(ul.rf_erm_fixed_m, ul.PLATEAU_M), (ul.rf_erm_growing_m, ul.m_rule(300))])
+def test_the_m_faults_ignore_the_m_they_are_given(factory, m):
+    X = np.random.default_rng(0).standard_normal((300, 1))
+    est = factory(100, 0, None).fit(X)
+    assert est.feature_map_.omega.shape == (1, m)
+
+
+def test_the_def_3_6_rotation_is_orthogonal_and_lemma_e1s_is_not():
+    rng = np.random.default_rng(1)
+    U, V = (np.linalg.qr(rng.standard_normal((20, 4)))[0] for _ in range(2))
+    R, R1 = procrustes_rotation(U, V), lemma_e1_rotation(U, V)
+    assert np.allclose(R.T @ R, np.eye(4))
+    assert not np.allclose(R1.T @ R1, np.eye(4))
+
+
+def test_digits_gamma_is_the_median_heuristic_or_the_papers_sigma():
+    X = np.random.default_rng(2).random((50, 64))
+    assert ul.digits_gamma(X) == median_gamma(X, scale=1.0)
+    assert ul.digits_gamma(np.full((3, 784), 255.0)) == pytest.approx(0.01 / 255.0**2)
+    assert ul.digits_gamma(np.full((3, 784), 0.5)) == pytest.approx(0.01)

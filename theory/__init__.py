@@ -1,11 +1,12 @@
 """Population models with exact spectra, effective dimensions, the bounds and
-rate table of seed 000 (Sterge et al. 2020), and slope fits with bootstrap CIs.
+rate table of Sterge et al. 2020, and slope fits with bootstrap CIs.
 
 Works on arrays and small records (dataclasses); imports :mod:`kernels` only.
 The other papers' theory lives in its own submodules, imported from there:
 :mod:`theory.mehler` (Gaussian kernel on Gaussian data), :mod:`theory.rf_objective`
-and :mod:`theory.ullah_lemmas` (seed 002), :mod:`theory.hallgren_bounds` (seed 003),
-:mod:`theory.dof`, :mod:`theory.periodic` and :mod:`theory.table1` (seed 004).
+and :mod:`theory.ullah_lemmas` (Ullah et al. 2018), :mod:`theory.hallgren_bounds`
+(Hallgren 2021), :mod:`theory.dof`, :mod:`theory.periodic` and :mod:`theory.table1`
+(Bach 2013).
 """
 
 from .bounds import Theorem41Conditions, corollary_t, ekpca_bound_eq17, nystrom_bound_eq15, theorem41_conditions

@@ -1,11 +1,12 @@
-"""The finite-sample bounds of seed 000, Theorem 4.1 and eq. (17), and their conditions.
+"""The finite-sample bounds of Sterge et al. 2020, Theorem 4.1 and eq. (17), and their conditions.
 
 * eq. (15), plain Nyström, w.p. >= 1 - 2 delta: R^nys_{C_n,ell} <= N_C(t) (6 lambda_ell + 42 t);
 * eq. (17), EKPCA, w.p. >= 1 - delta: R_{C_n,ell} <= 9 N_C(t) (lambda_ell + t).
 
 The bounds are vectorised over t (pass N_C(t) for the same levels). The literal
 constants of the conditions (:func:`theorem41_conditions`) are not met at
-benchmark sizes (reference 5c): report which hold rather than assume them.
+benchmark sizes (e.g. the ALS part asks m >= 334 log(8n/delta) and
+n >= 1655 kappa): report which hold rather than assume them.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def _bound_args(n_c, lambda_ell, t):
 
 
 def nystrom_bound_eq15(n_c, lambda_ell, t):
-    """N_C(t) (6 lambda_ell + 42 t): seed 000, Theorem 4.1(i), eq. (15).
+    """N_C(t) (6 lambda_ell + 42 t): Sterge et al. 2020, Theorem 4.1(i), eq. (15).
 
     Parameters
     ----------
@@ -45,7 +46,8 @@ def nystrom_bound_eq15(n_c, lambda_ell, t):
 
 
 def ekpca_bound_eq17(n_c, lambda_ell, t):
-    """9 N_C(t) (lambda_ell + t): seed 000, eq. (17) (EKPCA; Rudi et al.). Arguments as eq. (15)."""
+    """9 N_C(t) (lambda_ell + t): Sterge et al. 2020, eq. (17) (EKPCA; Rudi et al.).
+    Arguments as eq. (15)."""
     n_c, lambda_ell, t = _bound_args(n_c, lambda_ell, t)
     return 9.0 * n_c * (lambda_ell + t)
 
@@ -74,7 +76,7 @@ class Theorem41Conditions:
 
 def theorem41_conditions(n: int, m: int, t: float, delta: float, kappa: float, lambda_1: float,
                          n_inf: float) -> Theorem41Conditions:
-    """Conditions of seed 000, Theorem 4.1(i) (and of eq. (17) without the m one).
+    """Conditions of Sterge et al. 2020, Theorem 4.1(i) (and of eq. (17) without the m one).
 
     n > 3; 0 < delta < 1; (9 kappa / n) log(n / delta) <= t <= lambda_1;
     m >= (67 v 5 N_{C,inf}(t)) log(4 kappa / (t delta)).

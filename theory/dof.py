@@ -1,5 +1,6 @@
-"""Degrees of freedom and exact risks of kernel ridge regression (Bach 2013, Sec. 4;
-reference/seed004.md section 1E-1F and pitfall 2).
+"""Degrees of freedom and exact risks of kernel ridge regression (Bach 2013, Sec. 4).
+The paper has three "degrees of freedom": its Table 1 column is d_ave, it calls df1 "an
+alternative definition", and Theorem 4.1 uses d, the maximal marginal df of Eq. (5) times n.
 
 With the paper's normalisation (1/n loss, (lambda/2) ||f||^2) every formula has n lambda:
 
@@ -11,7 +12,7 @@ d_ave <= df1 <= d always; on the circulant grid every diagonal entry of
 K (K + n lambda I)^{-1} is equal, so d == df1 there.
 
 Exact in-sample risk of the smoother z_hat = M (M + n lambda I)^{-1} y, y = z + eps,
-Cov(eps) = C, for any PSD M (the full K or a Nyström L), section 1F of the notes:
+Cov(eps) = C, for any PSD M (the full K or a Nyström L), from the definitions of Sec. 4.1:
 
 * bias(M)     = (1/n) ||(I - M (M + n lambda I)^{-1}) z||^2 = n lambda^2 z^T (M + n lambda I)^{-2} z;
 * variance(M) = (1/n) tr C M^2 (M + n lambda I)^{-2}  (= sigma^2 d_ave(M) / n for C = sigma^2 I);

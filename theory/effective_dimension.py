@@ -1,10 +1,10 @@
-"""Effective dimensions of seed 000 (Theorem 4.1, Props. A.1 / A.2).
+"""Effective dimensions of Sterge et al. 2020 (Theorem 4.1, Props. A.1 / A.2).
 
 * N_C(t) = tr((C + t I)^{-1} C) = sum_i lambda_i / (lambda_i + t);
 * N_{C,inf}(t) = sup_x <k(., x), (C + t I)^{-1} k(., x)>, in closed form for the
   Fourier model of :mod:`theory.population`;
 * the empirical counterpart sum_i l_i(t) = tr(K (K + n t I)^{-1})
-  = sum_i lhat_i / (lhat_i + t), lhat = eig(K) / n (reference 5b item 9);
+  = sum_i lhat_i / (lhat_i + t), lhat = eig(K) / n (an identity, not in the paper);
 * the asymptotic forms: N_C(t) ~ t^{-1/alpha} for lambda_i ~ i^-alpha (Prop. A.1)
   and N_C(t) = (1/tau) ln(1/t) + O(1) for lambda_i ~ e^{-tau i} (Prop. A.2).
 
@@ -43,7 +43,7 @@ def _ratio_sum(lam, t):
 
 
 def effective_dimension(eigenvalues, t):
-    """N_C(t) = sum_i lambda_i / (lambda_i + t) (seed 000, Theorem 4.1).
+    """N_C(t) = sum_i lambda_i / (lambda_i + t) (Sterge et al. 2020, Theorem 4.1).
 
     Parameters
     ----------
@@ -87,7 +87,7 @@ def max_effective_dimension(eigenvalues, t):
 
     In feature coordinates k(., x) = Phi(x) and C = diag(lambda), so
     <k(., x), (C + t I)^{-1} k(., x)> = sum_i lambda_i psi_i(x)^2 / (lambda_i + t)
-    (seed 000, Theorem 4.1). The weights lambda_i / (lambda_i + t) increase with
+    (Sterge et al. 2020, Theorem 4.1). The weights lambda_i / (lambda_i + t) increase with
     lambda_i, so pairwise ordered eigenvalues give pairwise ordered weights and
     the sup is at x = 0 (proof in :func:`fourier_sup`):
     N_{C,inf}(t) = w_1 + 2 sum_j w_{2j}. Always <= kappa / t.
@@ -110,7 +110,7 @@ def empirical_effective_dimension(gram_eigenvalues, t):
     """sum_i l_i(t) = tr(K (K + n t I)^{-1}) = sum_i lhat_i / (lhat_i + t).
 
     The sum of the ridge leverage scores l_i(t) = [K (K + n t I)^{-1}]_ii
-    (seed 000, Sec. 3.2.1; reference 5b item 9), which estimates N_C(t).
+    (Sterge et al. 2020, Sec. 3.2.1), which estimates N_C(t).
 
     Parameters
     ----------

@@ -1,24 +1,25 @@
 """The RandomNoisy generator and the bounds of Ghashami, Perry & Phillips (2016),
-"Streaming Kernel Principal Component Analysis" (seeds/001; errata in
-reference/seed001.md). Arrays in, floats out.
+"Streaming Kernel Principal Component Analysis" (AISTATS 2016). Arrays in,
+floats out.
 
 Bounds, with j the FD shrink index (ell for standard FD, floor(ell/2) for the
 paper's Algorithm 1) and sigma_i the singular values of A:
 
-* FD (Liberty 2013; Ghashami & Phillips 2014; section 1.2 of the notes):
+* FD (Liberty 2013; Ghashami & Phillips 2014), for both shrink rules:
   ||A^T A - B^T B||_2 <= Delta <= ||A - A_k||_F^2 / (j - k) for 0 <= k < j.
-  The paper's Lemma 2.1 writes (ell - k) also for the halving rule: wrong
-  (pitfall 3); :func:`fd_bound` takes j explicitly so that the literal version
-  is ``fd_bound(s2, ell, k)``.
+  The paper's Lemma 2.1 writes (ell - k) also for the halving rule; that
+  denominator holds only for the standard shrink at sigma_ell^2.
+  :func:`fd_bound` takes j explicitly, so the literal version is
+  ``fd_bound(s2, ell, k)``.
 * Lemma 2.2 (corrected): ||Z Z^T - Z W W^T Z^T||_2 <= ||Z^T Z - B^T B||_2
   <= ||Z||_F^2 / j  (the paper: ||Z||_F^2 / ell for Algorithm 1).
 * Theorem 2.1: ||G - G~||_2 / n <= C sqrt(log(n / delta) / m) + 4 / ell; the
   constant C of m = O(log(n/delta) / eps^2) is not given, C = 1 is a loose
-  regression check (notes item 12).
-* Lemma 2.4 (as its proof gives it, pitfall 8): ||G - G'_k||_F <=
+  regression check.
+* Lemma 2.4 (as its proof gives it): ||G - G'_k||_F <=
   ||G - G_k||_F + sqrt(k) ||G - G'||_2 (the statement's eps sqrt(kn) is eps n
   sqrt(k) in the proof).
-* RFF variance (notes item 2): for the cos map, Var[z(x)^T z(y)] =
+* RFF variance, for the cos map: Var[z(x)^T z(y)] =
   (1 + K(2 Delta) / 2 - K(Delta)^2) / m, Delta = x - y.
 """
 
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kpca_suite.kernels import check_array, check_positive, check_random_state
+from kpca_suite.kernels import check_positive, check_random_state
 
 RANDOM_NOISY_S = 50
 RANDOM_NOISY_ZETA = 10.0
@@ -72,17 +73,14 @@ def random_rotation(s: int, d: int, random_state=None) -> np.ndarray:
     return (Q * np.sign(np.diag(R))).T
 
 
-def median_gamma(X, random_state=0, max_points: int = 1000) -> float:
-    """Median-heuristic bandwidth for exp(-||x-y||^2 / (2 sigma^2)) with sigma the
-    median pairwise distance: gamma = 1 / (2 median ||x - y||^2). The paper gives
-    no bandwidth (pitfall 2; unit bandwidth makes G ~ I on RandomNoisy): this is
-    the suite's documented assumption. Uses at most ``max_points`` rows."""
-    X = check_array(X, "X")
-    rng = check_random_state(random_state)
-    sub = X[rng.choice(len(X), size=min(len(X), max_points), replace=False)]
-    sq = np.sum(sub**2, axis=1)
-    d2 = sq[:, None] + sq[None, :] - 2 * sub @ sub.T
-    return float(1.0 / (2.0 * np.median(d2[np.triu_indices(len(sub), 1)])))
+def rn_gamma(d: int, s: int = RANDOM_NOISY_S, zeta: float = RANDOM_NOISY_ZETA) -> float:
+    """The bandwidth the suite uses on RandomNoisy (the paper gives none), in
+    closed form: gamma = 1 / (2 sigma^2) for exp(-||x-y||^2 / (2 sigma^2)) with
+    sigma^2 = E||x - y||^2 = 2 (sum_i D_ii^2 + d / zeta^2), the mean squared
+    distance of two rows of :func:`random_noisy`. It depends on (d, s, zeta)
+    only, so a sweep over n keeps one kernel."""
+    D = 1.0 - np.arange(s) / d
+    return 1.0 / (4.0 * (np.sum(D**2) + d / zeta**2))
 
 
 def fd_bound(sq_singular_values, j: int, k: int) -> float:

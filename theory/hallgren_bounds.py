@@ -1,6 +1,6 @@
 """The confidence bound of Hallgren (2021), Theorem 3, its conservative variant, the
-Corollary 6.1 bounds, and ||C_n - C_m||_HS from kernel sums (seeds/003;
-reference/seed003.md sections 2.6 and 3).
+Corollary 6.1 bounds, and ||C_n - C_m||_HS from kernel sums (Hallgren 2021, "Kernel
+PCA with the Nyström method", Theorem 3 and Section 6.1).
 
 Theorem 3 (zero-mean setting, B = sup_x k(x, x), d = 1..m-1): with confidence
 alpha = 1 - 2 e^{-delta}, i.e. delta = ln(2 / (1 - alpha)),
@@ -17,10 +17,12 @@ with lambda^m the eigenvalues of the *uncentred* K_mm / m (below 1e-12 set to 0)
 the paper and its code at commit 3361539. Only the m subset points are needed:
 O(m^3) time, O(m^2) memory. m = n gives 0 (Nyström is exact).
 
-The proof has gaps (reference 3, caveats a-f: ||z z^* - E|| <= B is false in general,
-a sqrt 2 is missing; the expectation step is not a high-probability step; Lidskii in
-HS norm needs sqrt d; Davis-Kahan needs the two-sided gap and a factor 2). The
-conservative variant repairs them (reference 3, "Implement a conservative variant"):
+The proof has gaps: ||z z^* - E|| <= B is false in general (diag(1, 0) - diag(0, 1)
+has norm sqrt 2; positivity gives only sqrt 2 B); bounding ||C_m - E C|| by B times
+its expectation is not a high-probability step; Lidskii in HS norm needs sqrt d;
+Davis-Kahan needs the two-sided gap and a factor 2; the i.i.d. split needs a subset
+drawn independently of the data (not "any" distribution); D mixes B and B^2, so
+use B = 1 kernels. The conservative variant (ours, not the paper's) repairs them:
 
 .. math::  D' = \\frac{n-m}{n}\\sqrt2\\, B\\sqrt{2\\delta'}\\Big(\\frac1{\\sqrt{n-m}} + \\frac1{\\sqrt m}\\Big),
     \\quad D'_j = \\min(1, 4 D'^2 / g_j^2),\\ g_j = \\min(\\lambda_{j-1} - \\lambda_j, \\lambda_j - \\lambda_{j+1}),
@@ -69,7 +71,8 @@ def kernel_bound(kernel: Kernel) -> float:
 def theorem3_D(n: int, m: int, B: float = 1.0, alpha: float = 0.9, variant: str = "paper") -> float:
     """D of Theorem 3 (``variant="paper"``) or D' of the conservative variant.
 
-    Hand value (reference 2.6): n = 1000, m = 100, B = 1, alpha = 0.9 gives
+    Hand value: n = 1000, m = 100, B = 1, alpha = 0.9 (delta = ln 20,
+    sqrt(2 delta) = 2.4477468) gives
     D = 0.9 (0.0815916 + 0.1776574) = 0.2333241.
     """
     n = check_positive(n, "n", integer=True)
@@ -148,8 +151,8 @@ def corollary61_bounds(n: int, B: float = 1.0, alpha: float = 0.9) -> dict:
     * ``sum_sq_eig``: sum_j (lambda_j - lambda^n_j)^2 <= 2 B^2 delta / n;
     * ``trace``: |Tr C - Tr C_n| <= B sqrt(2 delta / n).
 
-    They rest on ||z z^* - E Z Z^*||_HS <= B, which is false in general (reference 3,
-    caveat a: positivity gives only sqrt 2 B).
+    They rest on ||z z^* - E Z Z^*||_HS <= B, which is false in general
+    (positivity gives only sqrt 2 B, see the module docstring).
     """
     n = check_positive(n, "n", integer=True)
     B = check_positive(B, "B")

@@ -1,6 +1,6 @@
 """Kernel approximation errors of a factored G' = Y Y^T against the exact Gram
 matrix G = K(X, X), without forming n x n when n is large (Ghashami et al. 2016,
-section 3 "Error measures"; Lemma 2.3; reference/seed001.md section 4 items 14-15).
+section 3 "Error measures"; Lemma 2.3).
 
 Spectral error
     ||G - G'||_2 = max_i |lambda_i(G - G')| (Lemma 2.3). G - G' is

@@ -1,9 +1,9 @@
 """The Mehler oracle: the Gaussian kernel under Gaussian data, in closed form
-(reference/seed002.md section 5 "Ground truth"; Rasmussen & Williams, GPML
-section 4.3.1; DESIGN.md "Population models").
+(Rasmussen & Williams, GPML section 4.3.1): the population model with exact
+ground truth.
 
-1-D. For k(x, y) = exp(-gamma (x - y)^2) (DESIGN.md convention; seed 002's
-exp(-(x-y)^2 / (2 l^2)) is gamma = 1 / (2 l^2)) and x ~ rho = N(0, s^2), put
+1-D. For k(x, y) = exp(-gamma (x - y)^2) (the suite's convention; the length-scale
+form exp(-(x-y)^2 / (2 l^2)) is gamma = 1 / (2 l^2)) and x ~ rho = N(0, s^2), put
 
 .. math::  a = \\frac{1}{4 s^2},\\quad b = \\gamma,\\quad c = \\sqrt{a^2 + 2ab},
            \\quad A = a + b + c,\\quad B = b / A.
@@ -22,7 +22,7 @@ d-D (anisotropic). The kernel factorises over coordinates, exp(-gamma ||x - y||^
 = prod_i exp(-gamma (x_i - y_i)^2), and so does rho = N(0, diag(s_1^2, ..., s_d^2)):
 the eigenpairs are the products of the 1-D ones over multi-indices (j_1, ..., j_d).
 Distinct variances make the leading eigenvalues distinct (an isotropic rho
-repeats them, reference section 5).
+repeats them).
 
 Population integrals (the RF covariance C_m, <f, g>_rho, <f, L g>_rho) use
 Gauss-Hermite quadrature: a tensor grid of ``n_nodes`` nodes per coordinate,
@@ -58,7 +58,7 @@ def mehler_eigenvalues(gamma: float, data_var: float, count: int) -> np.ndarray:
     .. math::  \\bar\\lambda_j = \\sqrt{2a/A}\\, B^j, \\quad a = 1/(4\\,\\mathrm{data\\_var}),
                \\ b = \\gamma,\\ c = \\sqrt{a^2 + 2ab},\\ A = a + b + c,\\ B = b/A
 
-    (GPML eq. 4.41; reference/seed002.md section 5). They sum to k(x, x) = 1 as
+    (GPML eq. 4.41). They sum to k(x, x) = 1 as
     count -> infinity.
     """
     count = check_positive(count, "count", integer=True)
@@ -167,7 +167,7 @@ class MehlerModel:
         return float(max(1.0 - self.eigenvalues.sum(), 0.0))
 
     def optimum(self, k: int) -> float:
-        """sum_{i <= k} lambda_bar_i: the optimal KPCA objective <P_C^k, C> (seed 002, Eq. (3))."""
+        """sum_{i <= k} lambda_bar_i: the optimal KPCA objective <P_C^k, C> (Ullah et al. 2018, Eq. (3))."""
         k = check_positive(k, "k", integer=True)
         return float(self.eigenvalues[:k].sum())
 
@@ -203,7 +203,7 @@ class MehlerModel:
         """Population Gram matrices of a finite feature map f(x) in R^m (e.g. a
         drawn random Fourier feature map's ``transform``), by quadrature:
 
-        C = E_rho[f(x) f(x)^T]  (seed 002 Def. 3.4: C_m for f = z),
+        C = E_rho[f(x) f(x)^T]  (Ullah et al. 2018, Def. 3.4: C_m for f = z),
         M = E_{x, y}[f(x) k(x, y) f(y)^T] = sum_j lambda_bar_j a_j a_j^T,
         a_j = <phi_j, f>_rho,
 
@@ -227,7 +227,7 @@ class FeaturePopulation:
 
     Attributes
     ----------
-    C : (m, m) E[f f^T] (the population RF covariance C_m of seed 002 Def. 3.4).
+    C : (m, m) E[f f^T] (the population RF covariance C_m of Ullah et al. 2018, Def. 3.4).
     M : (m, m) E[f(x) k(x, y) f(y)^T]: the operator L in feature coordinates.
     coef : (J, m) <phi_j, f_l>_rho, the eigenfunction coefficients of the features.
     eigenvalues : (J,) lambda_bar_j, descending.

@@ -1,4 +1,5 @@
-"""The Fourier explicit-feature population model (seed 000; reference 5a (P), (E1)).
+"""The Fourier explicit-feature population model for the rates of Sterge et al. 2020
+(eigenvalues lambda_i = i^-alpha or e^{-tau i}; not a model of the paper).
 
 X ~ U[0, 1) and k(x, y) = Phi(x)^T Phi(y) with the J features of
 :func:`kernels.fourier.fourier_features`, Phi_i = sqrt(lambda_i) psi_i. The RKHS is
@@ -7,7 +8,7 @@ uncentered covariance (eq. (1)) is exactly C = diag(lambda): the truncated model
 *is* the model, so every population quantity below is exact, with no Monte Carlo.
 
 The population reconstruction error of an orthogonal projector P onto span(Q)
-(seed 000, identity (13)) is
+(Sterge et al. 2020, identity (13)) is
 
 .. math::  R(P) = \\operatorname{tr}((I - P) C) = \\sum_i \\lambda_i (1 - \\|Q_{i,:}\\|^2)
 
@@ -47,7 +48,7 @@ def check_decay(decay, rate, name: str = "rate") -> float:
 def default_J(decay: str, rate: float, poly_J: int = POLY_J) -> int:
     """Number of features of the truncated model.
 
-    exp: J = ceil(40 / tau) (reference 5a (E1)), so e^{-tau J} <= e^{-40} and K
+    exp: J = ceil(40 / tau), so e^{-tau J} <= e^{-40} and K
     has numerical rank about J. poly: ``poly_J`` (default 2048). The truncated
     model is exact in itself; relative to the infinite model lambda_i = i^-alpha
     it drops the tail sum_{i > J} i^-alpha ~ J^{1-alpha} / (alpha - 1) (about
@@ -147,8 +148,8 @@ class FourierModel:
     def reconstruction_error(self, basis) -> float:
         """Exact population error R(P) = tr((I - P) C) = sum_i lambda_i (1 - ||Q_{i,:}||^2).
 
-        Seed 000, identity (13). R(P) >= R_{C,ell} for every rank-ell P
-        (population optimality, reference 5b item 8), with equality for
+        Sterge et al. 2020, identity (13). R(P) >= R_{C,ell} for every rank-ell P
+        (population optimality: tr(P C) <= sum_{i <= ell} lambda_i by Ky Fan), with equality for
         Q = the first ell unit vectors.
 
         Parameters
@@ -176,7 +177,8 @@ def basis_from_coefficients(Phi_S, A) -> np.ndarray:
         Feature rows of the points the coefficients refer to (landmarks for
         Nyström, all n points for EKPCA).
     A : array of shape (m, ell)
-        Coefficient matrix (seed 000, eq. (6) / Prop. 3.4 step 6).
+        Coefficient matrix (Sterge et al. 2020: U_ell diag(e^{-1/2}) by eq. (6) for
+        EKPCA, K_mm^{-1/2} U_ell by Prop. 3.4 for Nyström).
     """
     Phi_S = check_array(Phi_S, "Phi_S")
     A = check_array(A, "A")

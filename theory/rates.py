@@ -1,6 +1,6 @@
-"""The rate table of seed 000, Corollaries 4.2 (polynomial) and 4.3 (exponential decay).
+"""The rate table of Sterge et al. 2020, Corollaries 4.2 (polynomial) and 4.3 (exponential decay).
 
-Up to constants, natural logs (reference section 3):
+Up to constants, natural logs (the paper's corollaries and Remark 1, collected):
 
 ==============  ===============  ===================  ==========================  =======================
 decay, regime   ell              rate of R_{C_n,ell}  m, uniform                  m, ALS
@@ -14,7 +14,7 @@ exp, theta>=1   (theta/tau) ln n n^-1 (ln n)^2        (n/ln n) ln(n/ln n)       
 
 The population optimum R_{C,ell} is n^(-theta(1-1/alpha)) (poly) or n^-theta
 (exp) in every regime. :func:`poly_grid` / :func:`exp_grid` invert ell(n) so
-that ell is an integer on the grid (reference 5c).
+that ell is an integer on the grid.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ class RateRow:
 
 
 def rate_row(decay: str, theta: float, rate: float, sampling: str = "uniform") -> RateRow:
-    """The row of the table of Corollaries 4.2 / 4.3 (seed 000) for these parameters.
+    """The row of the table of Corollaries 4.2 / 4.3 (Sterge et al. 2020) for these parameters.
 
     Parameters
     ----------
@@ -109,7 +109,7 @@ def _ells(ells) -> np.ndarray:
 
 
 def poly_grid(ells, alpha: float, theta: float) -> np.ndarray:
-    """n = round(ell^(alpha/theta)) for each ell, so ell(n) = n^(theta/alpha) = ell (reference 5c).
+    """n = round(ell^(alpha/theta)) for each ell, so ell(n) = n^(theta/alpha) = ell.
 
     Exact integers when alpha/theta is an integer (alpha = 2, theta = 0.5: n = ell^4).
     """
@@ -119,7 +119,7 @@ def poly_grid(ells, alpha: float, theta: float) -> np.ndarray:
 
 
 def exp_grid(ells, tau: float, theta: float) -> np.ndarray:
-    """n = round(e^(tau ell / theta)) for each ell, so (theta/tau) ln n rounds to ell (reference 5c)."""
+    """n = round(e^(tau ell / theta)) for each ell, so (theta/tau) ln n rounds to ell."""
     tau = check_decay("exp", tau, "tau")
     theta = check_positive(theta, "theta")
     return np.rint(np.exp(tau * _ells(ells) / theta)).astype(np.int64)

@@ -1,5 +1,5 @@
-"""Evaluating a random-feature subspace against the true kernel (seed 002,
-Def. 3.6, Lemmas E.1 / E.2; reference/seed002.md section 2 "Evaluation objective").
+"""Evaluating a random-feature subspace against the true kernel (Ullah et al.
+2018, Def. 3.6 and Lemmas E.1 / E.2, made unambiguous).
 
 An RF method outputs U (m x k) in feature space; its functions are
 f_i(x) = z(x)^T u_i. Everything below needs only two k x k Gram matrices of
@@ -28,7 +28,7 @@ of Cor. C.12) is basis-invariant and never exceeds the optimum:
 .. math::  J_{proj} = \\operatorname{tr}(G^{-1} H)
            = \\operatorname{tr}((F^T F)^{-1} F^T K F) / N.
 
-Errata (reference/seed002.md pitfall 8): Lemma E.1's rotation R* = Phi_tilde^T Phi_k
+Erratum: Lemma E.1's rotation R* = Phi_tilde^T Phi_k
 is not orthogonal; the minimiser of ||Phi_tilde R - Phi_k||_F over orthogonal R
 is R* = U V^T with Phi_tilde^T Phi_k = U S V^T (:func:`procrustes_rotation`).
 :func:`lemma_e1_rotation` keeps the paper's literal formula for planted faults.
@@ -48,7 +48,7 @@ def _check_basis(U, name="U"):
 
 def procrustes_rotation(U_tilde, Phi_k) -> np.ndarray:
     """R* = argmin_{R orthogonal} ||U_tilde R - Phi_k||_F = P Q^T, where
-    U_tilde^T Phi_k = P S Q^T (correct form of seed 002 Lemma E.1)."""
+    U_tilde^T Phi_k = P S Q^T (correct form of Lemma E.1 of Ullah et al. 2018)."""
     U_tilde, Phi_k = _check_basis(U_tilde, "U_tilde"), _check_basis(Phi_k, "Phi_k")
     if U_tilde.shape != Phi_k.shape:
         raise ValueError(f"U_tilde and Phi_k must have the same shape, got {U_tilde.shape} and {Phi_k.shape}")
@@ -100,7 +100,7 @@ def projected_objective(G, H) -> float:
 
 def gram_deviation(G) -> float:
     """||D^{-1/2} G D^{-1/2} - I||_F with D = diag(G): how far the unit-normalised
-    f_i are from rho-orthonormal (the Thm 4.2(b) proxy of reference section 2)."""
+    f_i are from rho-orthonormal (a proxy for the distance to a projection in Thm 4.2(b))."""
     G = check_array(G, "G")
     s = 1.0 / np.sqrt(np.diag(G))
     return float(np.linalg.norm(s[:, None] * G * s - np.eye(G.shape[0])))

@@ -1,8 +1,8 @@
 """Slope fits with a bootstrap confidence interval over seeds, and verdicts.
 
-CLAIMS.md: a slope claim fits log(metric) against log(n) by least squares over
-the per-n means of the seeds, with a bootstrap 95% CI obtained by resampling the
-seeds (columns) with replacement; "holds" needs the CI inside the tolerance band,
+The suite's rule: a slope claim fits log(metric) against log(n) by least squares
+over the per-n means of at least 5 seeds, across at least 5 octaves of n, with a
+bootstrap 95% CI obtained by resampling the seeds (columns) with replacement; "holds" needs the CI inside the tolerance band,
 "fails" a CI disjoint from it, "inconclusive" a CI straddling an edge.
 """
 
@@ -151,7 +151,7 @@ def verdict_from_ci(ci, band) -> str:
 
 
 def octaves(x) -> float:
-    """log2(max(x) / min(x)): the span of a grid in octaves (CLAIMS.md asks >= 5)."""
+    """log2(max(x) / min(x)): the span of a grid in octaves (a slope claim needs >= 5)."""
     x = check_array(x, "x", ndim=1)
     if (x <= 0).any():
         raise ValueError("x must be > 0")

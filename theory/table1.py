@@ -1,6 +1,7 @@
 """Table 1 of Bach (2013), the literal rank of Eq. (6) and the bound of Lemma B.1.
 
-Table 1 (all Theta, beta, delta > 1/2; rho, kappa > 0; reference/seed004.md section 2):
+Table 1 (all Theta, beta, delta > 1/2; rho, kappa > 0; the bias uses lambda^2 sum nu_i / (mu_i + lambda)^2,
+not App. C's expression, which has a spurious factor n):
 kernel eigenvalues mu_i and signal coefficients nu_i decide lambda*, the risk at
 lambda* and d_ave(lambda*). Each quantity is n^a (log n)^b and is stored as (a, b):
 
@@ -82,9 +83,9 @@ def eq6_rank(d, n: int, R2: float, lam, delta: float = 0.25):
     """The literal sufficient rank of Theorem 4.1, Eq. (6): p = (32 d / delta + 2) log(n R^2 / (delta lambda)).
 
     ``d`` is the maximal marginal df of Eq. (5), R^2 = max_i K_ii, ``delta`` the
-    approximation slack of Eq. (7) (delta = 1/4: risk within a factor 2). Note pitfall 8 of
-    the notes: the proof's constant inside the log should be (1 + R^2/lambda)^2, which about
-    doubles the log; this is the paper's literal formula.
+    approximation slack of Eq. (7) (delta = 1/4: risk within a factor 2). The proof's
+    constant inside the log should be (1 + R^2/lambda)^2 (bias(K) >= (1/n) z^T z (1 + R^2/lambda)^-2),
+    which about doubles the log; this is the paper's literal formula.
     """
     n = check_positive(n, "n", integer=True)
     R2 = check_positive(R2, "R2")

@@ -1,5 +1,5 @@
 """The deterministic lemmas and the assumption quantities of Ullah et al. (2018)
-(seed 002; reference/seed002.md section 3), as functions of arrays.
+("Streaming kernel PCA with O~(sqrt n) random features"), as functions of arrays.
 
 Each lemma returns ``(lhs, rhs)`` so a caller checks ``lhs <= rhs`` (or equality
 for C.9) and can report the slack. Norms follow the paper: nuclear (trace)

@@ -2,50 +2,42 @@
 the ``ci`` profile, so a change in a method or the theory that moves a rate
 shows up in asv's history.
 
-The claims are read from the registry (:func:`suites.registry.select`), the one
-source shared with the CLI and the tests. The parameter list is computed at
-import; if the paper module cannot be imported (or registers nothing), the list
-is empty and ``track_slope`` reports NaN instead of breaking benchmark
-discovery.
+The claims are read from the registry and evaluated by the one pipeline
+(:func:`kpca_suite.suites.pipeline.evaluate`, serial, in-memory store), as the
+CLI and the tests do. The parameter list is computed at import; when the paper
+cannot be loaded it holds one placeholder whose ``setup`` skips (asv's
+``NotImplementedError``), so benchmark discovery never breaks.
 """
 
 import math
-import time
 
 PAPER = "sterge20"
+#: The parameter used when no claim could be loaded; its setup skips.
+NONE = "no-claims-loaded"
 
 
 def _claim_ids():
     try:
         from kpca_suite.suites import registry
         return [c.id for c in registry.select([PAPER]) if c.id.startswith(PAPER + ".")]
-    except Exception:  # ImportError of suites.sterge20, KeyError if nothing registered, ...
+    except Exception:  # noqa: BLE001 - ImportError, nothing registered, ...: discovery must not break
         return []
 
 
 CLAIM_IDS = _claim_ids()
 
 
-def run_claim(claim_id, profile="ci"):
-    """Run every cell of a claim serially in this process and judge it.
+def evaluate_claim(claim_id, profile="ci"):
+    """The claim's :class:`~kpca_suite.suites.claim.Verdict`, by the pipeline."""
+    from kpca_suite.suites import pipeline, registry
 
-    Returns the :class:`suites.registry.Verdict`.
-    """
-    from kpca_suite.suites import registry
-
-    claim = registry.get(claim_id)
-    results = []
-    for cell in claim.cells(profile, {}):
-        t0 = time.perf_counter()
-        metrics = claim.run_cell(cell)
-        results.append(registry.Result(cell=cell, metrics=metrics,
-                                       wall_time=time.perf_counter() - t0))
-    return claim.judge(results, profile)
+    evaluation = pipeline.evaluate([registry.get(claim_id)], profile, jobs=1)
+    return evaluation.verdicts[claim_id]
 
 
 def claim_slope(claim_id, profile="ci"):
     """The first fitted slope of the claim's verdict, NaN when it has no fit."""
-    verdict = run_claim(claim_id, profile)
+    verdict = evaluate_claim(claim_id, profile)
     if verdict.fits:
         return float(verdict.fits[0].slope)
     return math.nan
@@ -55,12 +47,14 @@ class Sterge20Slopes:
     """Measured log-log slope of each sterge20 claim at the ci profile."""
 
     param_names = ["claim"]
-    params = [CLAIM_IDS] if CLAIM_IDS else []
+    params = [CLAIM_IDS or [NONE]]
     timeout = 900
 
-    def track_slope(self, claim=None):
-        if claim is None:  # no claims could be loaded
-            return math.nan
+    def setup(self, claim):
+        if claim == NONE:
+            raise NotImplementedError(f"no {PAPER} claim could be loaded")
+
+    def track_slope(self, claim):
         return claim_slope(claim, "ci")
 
     track_slope.unit = "slope"

@@ -1,29 +1,20 @@
 """asv benchmarks of Frequent Directions and the streaming KPCA methods of
-Ghashami et al. 2016 (claims perf.fd and the paper's train / test time plots).
+Ghashami et al. 2016 (claims perf.fd, perf.skpca and perf.ghashami16-train).
 
-``setup`` builds the data and warms every jitted routine, so no Numba compile
-lands in a timed region. Ratios against the SVD floor, a plain NumPy FD and
-scikit-learn's RBFSampler + IncrementalPCA are measured in one run by
-:func:`suites.bench_ghashami16.run_bench`.
+``setup`` builds the data with the makers of :mod:`kpca_suite.suites.perf` and
+warms every jitted routine (:func:`~kpca_suite.suites.perf.warm_jit`), so no
+Numba compile lands in a timed region. The ratios against the SVD floor, a
+plain NumPy FD and scikit-learn's RBFSampler + IncrementalPCA are measured in
+one run by ``kpca-suite bench``.
 """
 
 import numpy as np
 
-from kpca_suite.kernels import Kernel
-from kpca_suite.kernels.frequent_directions import FrequentDirections
-from kpca_suite.methods.rf_erm import RFERM
-from kpca_suite.methods.skpca import SKPCA
-from kpca_suite.methods.streaming_nystrom import StreamingNystrom
-from kpca_suite.theory.ghashami16 import random_noisy
+from kpca_suite.kernels import FrequentDirections, Kernel
+from kpca_suite.methods import RFERM, SKPCA, StreamingNystrom
+from kpca_suite.suites.perf import gaussian_data, random_noisy_data, warm_jit
 
 D = 100
-GAMMA = 1.0 / (2 * 2 * (50 + 1))  # about the RandomNoisy mean heuristic at d = 100
-
-
-def _warm():
-    X = np.random.default_rng(1).standard_normal((20, 3))
-    SKPCA(sketch_size=2, n_features=4, random_state=0).fit(X).transform(X)
-    StreamingNystrom(3, random_state=0).fit(X).transform(X)
 
 
 class FrequentDirectionsFit:
@@ -36,7 +27,7 @@ class FrequentDirectionsFit:
     def setup(self, n, ell, shrink):
         if shrink == "standard" and n > 20000:
             raise NotImplementedError("standard FD does one SVD per row: too slow at this n")
-        self.A = np.random.default_rng(0).standard_normal((n, 1000))
+        self.A = gaussian_data(n, 1000)
 
     def time_fit(self, n, ell, shrink):
         FrequentDirections(ell, shrink).fit(self.A)
@@ -51,24 +42,24 @@ class FrequentDirectionsFit:
 
 class StreamingKPCA:
     """Train and test time and peak memory of SKPCA (ell = 20), RNCA and
-    streaming Nyström on RandomNoisy (d = 100), n = 20000, 1000 test rows."""
+    streaming Nystrom on RandomNoisy (d = 100), n = 20000, 1000 test rows."""
 
     param_names = ["method", "m"]
     params = (["skpca", "rnca", "nystrom"], [128, 512])
     timeout = 300
 
     def setup(self, method, m):
-        _warm()
-        X = random_noisy(21000, D, random_state=0)
+        warm_jit()
+        X, self.gamma = random_noisy_data(21000, D)
         self.X, self.Xte = X[:20000], X[20000:]
         self.fitted = self._make(method, m).fit(self.X)
 
     def _make(self, method, m):
         if method == "skpca":
-            return SKPCA(sketch_size=20, n_features=m, gamma=GAMMA, random_state=0)
+            return SKPCA(sketch_size=20, n_features=m, gamma=self.gamma, random_state=0)
         if method == "rnca":
-            return RFERM(10, m, gamma=GAMMA, random_state=0)
-        return StreamingNystrom(m, Kernel("gaussian", gamma=GAMMA), random_state=0)
+            return RFERM(10, m, gamma=self.gamma, random_state=0)
+        return StreamingNystrom(m, Kernel("gaussian", gamma=self.gamma), random_state=0)
 
     def time_train(self, method, m):
         self._make(method, m).fit(self.X)

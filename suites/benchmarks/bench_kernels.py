@@ -2,28 +2,15 @@
 
 In the style of scikit-learn's ``asv_benchmarks``: parametrised classes,
 ``setup`` apart from the timed body, and every jitted routine warmed in
-``setup`` (one call on a tiny input), so no Numba compile lands in a timed
-region. The ratio against scikit-learn and the GEMM + exp floor is measured
-by ``kpca-suite bench`` (:mod:`suites.bench`), in one process run.
+``setup`` (:func:`kpca_suite.suites.perf.warm_jit`), so no Numba compile lands
+in a timed region. The data come from the same maker as ``kpca-suite bench``,
+which measures the ratios against scikit-learn and the GEMM + exp floor.
 """
 
-import numpy as np
-
 from kpca_suite.kernels import Kernel
+from kpca_suite.suites.perf import gamma_for, gaussian_data, warm_jit
 
 D = 20
-
-
-def _data(n, m, d, seed=0):
-    rng = np.random.default_rng(seed)
-    return rng.standard_normal((n, d)), rng.standard_normal((m, d))
-
-
-def warm_gaussian(kernel):
-    """Compile (or load from cache) the jitted pieces of ``kernel.block``."""
-    X, Y = _data(8, 4, 3, seed=1)
-    kernel.block(X, Y)
-    kernel.block(X)
 
 
 class GaussianBlock:
@@ -34,9 +21,9 @@ class GaussianBlock:
     timeout = 120
 
     def setup(self, n, m):
-        self.X, self.Y = _data(n, m, D)
-        self.kernel = Kernel("gaussian", gamma=1.0 / D)
-        warm_gaussian(self.kernel)
+        self.X, self.Y = gaussian_data(n, D, seed=0), gaussian_data(m, D, seed=1)
+        self.kernel = Kernel("gaussian", gamma=gamma_for(D))
+        warm_jit()
 
     def time_block(self, n, m):
         self.kernel.block(self.X, self.Y)

@@ -1,15 +1,13 @@
-"""asv benchmarks of RF-Oja and RF-ERM (claim perf.rf-oja; seed 002).
+"""asv benchmarks of RF-Oja and RF-ERM (claims perf.rf-oja and perf.rf-erm).
 
 RF-Oja: one pass, m = 750, k = 10, d = 64: ``time_`` should grow linearly in n
 and ``peakmem_`` stay flat (the state is Q and the frequencies, O(m k + m d)).
-The ratios against the floor and against scikit-learn are in
-:func:`suites.bench_ullah18.bench_rf_oja`.
+The ratios against the floor and against scikit-learn are measured by
+``kpca-suite bench``.
 """
 
-import numpy as np
-
-from kpca_suite.methods.rf_erm import RFERM
-from kpca_suite.methods.rf_oja import RFOja
+from kpca_suite.methods import RFERM, RFOja
+from kpca_suite.suites.perf import gamma_for, gaussian_data, warm_jit
 
 D, M, K = 64, 750, 10
 
@@ -20,14 +18,14 @@ class RFOjaPass:
     timeout = 300
 
     def setup(self, n):
-        self.X = np.random.default_rng(0).standard_normal((n, D))
-        RFOja(2, 8, gamma=1.0 / D, random_state=0).fit(self.X[:20])
+        self.X = gaussian_data(n, D)
+        warm_jit()
 
     def time_fit(self, n):
-        RFOja(K, M, gamma=1.0 / D, block_size=1024, random_state=0).fit(self.X)
+        RFOja(K, M, gamma=gamma_for(D), block_size=1024, random_state=0).fit(self.X)
 
     def peakmem_fit(self, n):
-        RFOja(K, M, gamma=1.0 / D, block_size=1024, random_state=0).fit(self.X)
+        RFOja(K, M, gamma=gamma_for(D), block_size=1024, random_state=0).fit(self.X)
 
 
 class RFERMFit:
@@ -36,7 +34,8 @@ class RFERMFit:
     timeout = 300
 
     def setup(self, n):
-        self.X = np.random.default_rng(0).standard_normal((n, D))
+        self.X = gaussian_data(n, D)
+        warm_jit()
 
     def time_fit(self, n):
-        RFERM(K, M, gamma=1.0 / D, block_size=1024, random_state=0).fit(self.X)
+        RFERM(K, M, gamma=gamma_for(D), block_size=1024, random_state=0).fit(self.X)

@@ -1,15 +1,13 @@
-"""bach13: Bach (2013), "Sharp analysis of low-rank kernel matrix approximations"
-(seeds/004; notes and errata in reference/seed004.md). Every ``bach13.*`` row of
-CLAIMS.md is registered here.
+"""bach13: Bach (2013), "Sharp analysis of low-rank kernel matrix approximations", COLT.
 
 All experiments use the periodic kernels of the paper's Sec. 5 on [0, 1)
-(:mod:`theory.periodic`, with the corrected Bernoulli formula) and the signal
+(:class:`kernels.PeriodicKernel`, with the corrected Bernoulli formula) and the signal
 f = sum_i 2 nu_i^(1/2) cos 2 pi i x, and score every estimator by its exact in-sample
 risk (bias + variance, :mod:`theory.dof`): no Monte Carlo over the noise, except in the
 check of those formulas. The grid design (circulant, FFT) gives exact df and risks in
 O(n log n); the uniform random design (the paper's Fig. 2 right) needs one O(n^3)
-eigendecomposition per cell. Estimators and column orders are looked up as module
-globals at call time, which is how the planted-fault tests swap in broken ones.
+eigendecomposition per cell. No bandwidth rule: the kernels have fixed spectra.
+The planted faults are in :mod:`._bach13_faults`.
 """
 
 from __future__ import annotations
@@ -21,41 +19,86 @@ import scipy.linalg as sla
 from scipy.sparse.linalg import eigsh
 
 from kpca_suite.kernels.cholesky import incomplete_cholesky
+from kpca_suite.kernels.periodic import PeriodicKernel
 from kpca_suite.methods.krr import KernelRidge, NystromKRR
 from kpca_suite.methods.landmarks import FixedLandmarks
 from kpca_suite.theory import fit_loglog, octaves, verdict_from_ci
 from kpca_suite.theory.dof import dof_circulant, dof_from_eigh, krr_risk, optimal_lambda, smoother_risk
-from kpca_suite.theory.periodic import (PeriodicKernel, grid_design, grid_energy, grid_spectrum, periodic_signal,
-                             uniform_design)
+from kpca_suite.theory.periodic import grid_design, grid_energy, grid_spectrum, periodic_signal, uniform_design
 from kpca_suite.theory.table1 import eq6_rank, first_nonvacuous_n, lemma_b1_bound, reference_slope, table1_line
 
-from ..analysis import cell_rng, collect, combine, fmt_ci
+from ..claim import Claim, Fault, Fit, Grid, Outcome, Paper, PerProfile, Tolerance
+from ..judging import AllOf, AllWithin, collect, combine, fmt_ci
 from ..plots import save_figure
-from ..registry import Cell, Claim, Fit, Verdict, register
+from . import _bach13_faults as faults
 
-PAPER = "bach13"
-PROFILES = ("ci", "quick", "full")
+PAPER = Paper(
+    key="bach13",
+    citation="F. Bach (2013), 'Sharp analysis of low-rank kernel matrix approximations', COLT 2013 "
+             "(JMLR W&CP 30).",
+    errata="""\
+- **The Bernoulli kernel of Sec. 5 has the wrong sign and scale.** The paper writes the kernel with
+  mu_i = i^(-2 beta) as B_{2 beta}(t) / (2 beta)!, t = (x - y) mod 1. The series
+  sum_{i >= 1} 2 i^(-2 beta) cos(2 pi i t) is (-1)^(beta+1) (2 pi)^(2 beta) B_{2 beta}(t) / (2 beta)!, so the
+  printed formula is negative semidefinite for even beta (beta = 4 and 8 of its Fig. 2) and scaled by
+  (2 pi)^(-2 beta) (1.7e-13 for beta = 8) always. The suite uses the corrected form, with
+  k(x, x) = 2 zeta(2 beta) (R^2 = pi^2 / 3 for beta = 1); the printed one is a planted fault.
+- **Normalisation.** The loss is (1/n) sum and the penalty (lambda/2) ||f||^2, so every formula has
+  n lambda: alpha = (K + n lambda I)^{-1} y. scikit-learn's `KernelRidge(alpha)` solves (K + alpha I)^{-1} y,
+  i.e. alpha = n lambda; reading alpha as lambda is a planted fault. In the proof's Eq. (8) the inner
+  regulariser is p gamma, not gamma.
+- **Three degrees of freedom.** The paper's "degrees of freedom" (Table 1) is d_ave = tr K^2 (K + n lambda I)^-2;
+  df1 = tr K (K + n lambda I)^-1 is its "alternative definition"; Theorem 4.1 uses d = n max_i
+  [K (K + n lambda I)^-1]_ii (Eq. (5)). d_ave <= df1 <= d, and d == df1 on the circulant grid.
+- **Each frequency gives two eigenvalues** (its cos and sin functions), which doubles the constants of the
+  df asymptotics (df1 ~ 2 [c1 lambda^(-1/(2 beta)) - 1/2]) but not the rates.
+- **App. C's bias has a spurious factor n**: from Sec. 4.1 it is lambda^2 sum_i nu_i / (mu_i + lambda)^2,
+  which is what Table 1 and App. C.3 use, and what the suite uses.
+- **The constant inside the log of Eq. (6)**: since bias(K) >= (1/n) z^T z (1 + R^2/lambda)^-2, the factor in
+  Eq. (11) should be (1 + R^2/lambda)^2, about doubling the log. The suite evaluates the printed Eq. (6) and
+  never tests the sharpness of the constants.
+- **Eq. (6) is vacuous wherever exact KRR can be run**: e.g. d = 52, R^2 = pi^2/3, lambda = 4.6e-3,
+  n = 3200, delta = 1/4 gives p >= 1.07e5 >> n. Theorem 4.1 is therefore tested only through the practical
+  rule p proportional to d (bach13.rank-rule); bach13.eq6 reports where Eq. (6) first drops below n.
+- **Monotonicity gaps in the proof.** It needs bias(L_gamma) non-decreasing in gamma and
+  (L_gamma + n lambda)^-1 <= c (K + n lambda)^-1 => bias(L_gamma) <= c^2 bias(K); both use that t -> t^-2 is
+  operator monotone, which fails for non-commuting matrices. Per instance, bias(L) < bias(K) happens (20 of
+  3000 random 8 x 8 instances, by up to 2.8%), so the suite never asserts bias(L) >= bias(K) or monotonicity
+  in gamma; only L <= K and variance(L) <= variance(K) (noise sigma^2 I) are asserted per instance.
+- **Columns are sampled without replacement** (Thm 4.1, Lemma B.1, whose index set is printed as
+  {1, ..., p} for {1, ..., n}); duplicates would lower the rank.
+- **Unreported settings**: sigma^2, the n ranges, the lambda grids and the number of draws of I are not given;
+  the suite uses sigma^2 = 1 and the grids of each claim. The experiments' p_1% ("the rank for a 1% worse
+  risk") is taken as the p from which on the risk ratio stays within 1%, not its first crossing, which the
+  paper itself calls unstable (Sec. 5).
+- Sec. 4.1's "lambda typically smaller than a constant times 1/sqrt(n)" fails in Table 1's lines 1 and 3
+  (2 beta / (4 beta + 1) < 1/2); the suite does not assert it.
+""",
+)
+
 SIGMA2 = 1.0          # noise variance of every risk (the paper does not report its sigma^2)
 SIGNAL = ("poly", 2)  # nu_i = i^-4 (delta = 2): f(x) = 2 pi^2 B_2(x), the beta = 1 kernel at (x, 0)
-# Kernels of the random-design claims (reference section 4: B_2, B_4 and exp(rho = 1)).
+# Kernels of the random-design claims: B_2, B_4 and exp(rho = 1), the cases with measured p_1%/d.
 RANK_KERNELS = (("poly", 1), ("poly", 2), ("exp", 1.0))
-
-
-def _check(profile):
-    if profile not in PROFILES:
-        raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
+KERNEL_NAMES = {("poly", 1): "B_2", ("poly", 2): "B_4", ("exp", 0.5): "exp(ρ=0.5)", ("exp", 1.0): "exp(ρ=1)"}
 
 
 def _kernel(p) -> PeriodicKernel:
     return PeriodicKernel(p["kdecay"], p["krate"])
 
 
-def _random_problem(cell: Cell, lam_scale: float = 1.0):
+def _per_kernel(kernels, sizes, seeds, methods, **params):
+    """One Grid per (kdecay, krate) kernel: a tuple of Grids for PerProfile."""
+    return tuple(Grid(sizes=tuple(sizes), seeds=seeds, params=dict(kdecay=kd, krate=kr, **params), methods=methods,
+                      describe=f"{KERNEL_NAMES[kd, kr]}: n in {list(sizes)}, {seeds} seed(s)")
+                 for kd, kr in kernels)
+
+
+def _random_problem(cell, lam_scale: float = 1.0):
     """Uniform random design, the kernel of the cell, z = f(X), K's eigendecomposition,
     lambda* of the exact full-KRR risk (times ``lam_scale``) and the df at that lambda."""
-    p = cell.p
-    X = uniform_design(cell.n, cell_rng(cell))
-    kern = _kernel(p)
+    X = uniform_design(cell.n, cell.rng())
+    kern = _kernel(cell.p)
     z = periodic_signal(X, *SIGNAL)
     K = kern.block(X)
     e, U = np.linalg.eigh(K)
@@ -91,18 +134,21 @@ def nested_risks(G, z, lam, sigma2):
     return out
 
 
-def column_order(method: str, X, rng):
-    """Candidate order of the incomplete Cholesky: a uniform random permutation (its
-    prefixes are uniform samples without replacement, Eq. (4)) or column pivoting."""
-    return "pivot" if method == "pivot" else rng.permutation(X.shape[0])
+def random_order(X, rng):
+    """Column order of uniform sampling: a uniform random permutation, whose prefixes are
+    uniform samples without replacement (Eq. (4)), for the incomplete Cholesky."""
+    return rng.permutation(X.shape[0])
+
+
+def pivot_order(X, rng):
+    """Column order of incomplete Cholesky with column pivoting (largest residual first)."""
+    return "pivot"
 
 
 def _settled_at_most(values, level):
     """The smallest 1-based p with values[p' - 1] <= level for every p' >= p, or len + 1."""
     above = np.flatnonzero(np.asarray(values) > level)
     return int(above[-1]) + 2 if above.size else 1
-
-
 
 
 def _pyplot():
@@ -116,28 +162,31 @@ def _pyplot():
 
 # -- bach13.dof-identities -------------------------------------------------------------
 
-IDENT_N = {"ci": 120, "quick": 200, "full": 400}
-IDENT_SEEDS = {"ci": 3, "quick": 5, "full": 20}
 IDENT_P = 15
-MC_DRAWS = {"ci": 4000, "quick": 8000, "full": 20000}
-# Relative round-off allowances. Measured (ci: n = 120, seeds 0-2; quick: n = 200, seeds 0-4;
-# both kernels): chain 0, d == df1 on the grid <= 9e-14, FFT vs eigh <= 9e-16, L <= K
-# violation <= 3.5e-16 of ||K||, variance order 0, estimator smoothers vs the spectral
-# formulas <= 1.5e-13; Monte Carlo z <= 2.24 (4000 / 8000 draws). The "columns" solver
-# C (C^T C + n lambda W)^{-1} C^T y squares the condition number of W: its agreement with
-# the "features" solver is 5e-11 at ci and 4.2e-8 at quick, so it gets its own allowance.
+MC_DRAWS = PerProfile(ci=4000, quick=8000, full=20000)
+IDENT_KERNELS = (("poly", 1), ("exp", 1.0))
 IDENT_RTOL = 1e-8
 SOLVER_RTOL = 1e-6
-MC_Z = 4.0  # |MC mean - exact| / its standard error; reference section 4 item 5
+MC_Z = 4.0  # |MC mean - exact| / its standard error
+EXACT_RELATIONS = ("L_le_K", "chain", "fft_vs_eigh", "grid_d_eq_df1", "smoother_K", "smoother_L", "variance_order")
 
 
-def run_identities_cell(cell: Cell) -> dict:
+def _identity_grid(profile, n, seeds):
+    """The cells record their profile: it sets the number of Monte Carlo draws."""
+    return _per_kernel(IDENT_KERNELS, (n,), seeds, ("krr",), profile=profile)
+
+
+def identities_experiment(cell, estimators) -> dict:
     """Exact identities and inequalities of Secs. 4.1-4.4 on one random design (and the grid).
 
-    Violations are >= 0 amounts relative to the natural scale (0 when the relation holds);
-    ``mc_z_*`` are z-scores of the exact risk against a Monte Carlo over the noise.
-    Never per-instance bias(L) >= bias(K): it is false (notes pitfall 9).
+    Violations are >= 0 amounts relative to the natural scale (0 when the relation holds):
+    d_ave <= df1 <= d <= n R^2 / (R^2 + n lambda) (Eq. (5)); d == df1 on the grid, FFT vs eigh;
+    L <= K; variance(L) <= variance(K); the fitted estimators' smoothers (predictions of y = I)
+    against the spectral bias/variance of Sec. 4.1; the two Sec. 4.4 solvers against each other.
+    ``mc_z_*`` are z-scores of the exact risk against a Monte Carlo over heteroscedastic noise.
+    Never per-instance bias(L) >= bias(K): it is false (PAPER.errata).
     """
+    krr, nystrom = estimators["krr"], estimators["nystrom"]
     pr = _random_problem(cell)
     n, lam, K, e, U, z = cell.n, pr["lam"], pr["K"], pr["e"], pr["U"], pr["z"]
     kern = pr["kern"]
@@ -153,8 +202,8 @@ def run_identities_cell(cell: Cell) -> dict:
     out["grid_d_eq_df1"] = abs(dg.d - dg.df1) / dg.df1
     out["fft_vs_eigh"] = max(abs(fft.df1 - dg.df1) / dg.df1, abs(fft.d_ave - dg.d_ave) / dg.d_ave)
     # Nyström: L <= K, variance(L) <= variance(K); estimator smoothers vs the spectral formulas.
-    rng = cell_rng(cell, "columns")
-    est = NystromKRR(kern, lam, IDENT_P, sampling="uniform", random_state=rng)
+    rng = cell.rng("columns")
+    est = nystrom(kern, lam, IDENT_P, sampling="uniform", random_state=rng)
     Y = np.column_stack([z, np.eye(n)])
     S_L = est.fit(pr["X"], Y).predict(pr["X"])[:, 1:]
     G = est.features_
@@ -168,16 +217,16 @@ def run_identities_cell(cell: Cell) -> dict:
     out["variance_order"] = max(vL - vK, 0.0) / vK
     sb, sv = smoother_risk(S_L, z, SIGMA2)
     same_columns = FixedLandmarks(tuple(est.column_indices_))
-    cols = NystromKRR(kern, lam, IDENT_P, sampling=same_columns, solver="columns").fit(pr["X"], Y)
+    cols = nystrom(kern, lam, IDENT_P, sampling=same_columns, solver="columns").fit(pr["X"], Y)
     S_Lc = cols.predict(pr["X"])[:, 1:]
-    S_K = KernelRidge(kern, lam).fit(pr["X"], np.eye(n)).predict(pr["X"])
+    S_K = krr(kern, lam).fit(pr["X"], np.eye(n)).predict(pr["X"])
     kb, kv = smoother_risk(S_K, z, SIGMA2)
     out["smoother_L"] = max(abs(sb - bL) / bL, abs(sv - vL) / vL)
     out["smoother_K"] = max(abs(kb - bK) / bK, abs(kv - vK) / vK)
     out["solvers"] = float(np.abs(S_Lc - S_L).max() / np.abs(S_L).max())
     # Monte Carlo over heteroscedastic noise, Cov = diag(s^2): the general (1/n) tr C S S^T form.
-    noise_sd = np.sqrt(SIGMA2) * (0.5 + cell_rng(cell, "noise-sd").uniform(size=n))
-    mc = cell_rng(cell, "mc")
+    noise_sd = np.sqrt(SIGMA2) * (0.5 + cell.rng("noise-sd").uniform(size=n))
+    mc = cell.rng("mc")
     draws = MC_DRAWS[cell.p["profile"]]
     for name, S in (("K", S_K), ("L", S_L)):
         b, v = smoother_risk(S, z, np.diag(noise_sd**2))
@@ -187,61 +236,18 @@ def run_identities_cell(cell: Cell) -> dict:
     return {k: float(v) for k, v in out.items()}
 
 
-def _identity_tolerance(key):
-    return MC_Z if key.startswith("mc_z") else SOLVER_RTOL if key == "solvers" else IDENT_RTOL
-
-
-def _judge_identities(results, profile):
-    keys = sorted(results[0].metrics)
-    worst = {k: max(r.metrics[k] for r in results) for k in keys}
-    bad = [k for k in keys if not worst[k] <= _identity_tolerance(k)]
-    exact = max(v for k, v in worst.items() if _identity_tolerance(k) == IDENT_RTOL)
-    summary = (f"all exact relations within rtol 1e-8 (worst {exact:.1e}); the two Sec. 4.4 solvers agree to "
-               f"{worst['solvers']:.1e} (<= 1e-6); Monte Carlo z <= {max(worst['mc_z_K'], worst['mc_z_L']):.2f} (<= 4)"
-               if not bad else "violated: " + ", ".join(f"{k} = {worst[k]:.2e}" for k in bad))
-    return Verdict("bach13.dof-identities", "fails" if bad else "holds", summary, [], worst,
-                   {"rtol": IDENT_RTOL, "solver_rtol": SOLVER_RTOL, "mc_z_at_most": MC_Z})
-
-
-register(Claim(
-    id="bach13.dof-identities", paper=PAPER, source="Bach 2013, Eq. (5), Secs. 4.1-4.4, Thm 4.1 proof",
-    statement="d_ave <= df1 <= d <= n R^2/(R^2 + n λ); d == df1 on the grid; L <= K; variance(L) <= variance(K); "
-              "exact bias/variance agree with Monte Carlo and with the fitted estimators' smoothers",
-    prediction="exact", tolerance="relative violation <= 1e-8 (the two solvers: 1e-6); Monte Carlo z <= 4; "
-                                  "never bias(L) >= bias(K)",
-    cells=lambda profile, options: [
-        Cell.make("bach13.dof-identities", "krr", IDENT_N[profile], seed, kdecay=kd, krate=kr, profile=profile)
-        for kd, kr in (("poly", 1), ("exp", 1.0)) for seed in range(IDENT_SEEDS[profile])],
-    run_cell=run_identities_cell, judge=_judge_identities,
-    sizes={pr: f"n = {IDENT_N[pr]}, p = {IDENT_P}, B_2 and exp(ρ=1) kernels, {IDENT_SEEDS[pr]} seeds, "
-               f"{MC_DRAWS[pr]} noise draws" for pr in PROFILES},
-))
-
-
 # -- bach13.dof-decay --------------------------------------------------------------------
 
-DECAY_N = {"ci": 2**16, "quick": 2**18, "full": 2**20}
 DECAY_CASES = (("poly", 1), ("poly", 2), ("exp", 0.5), ("exp", 1.0))
 DECAY_LEVELS = 24
-# Tolerances of CLAIMS.md / reference section 4: "slope -1/(2 beta) +- 0.02, level within
-# 1%"; exp: "within 0.1". The validity ranges are measured at n = 2^16 (printout of the
-# relative level error per lambda, /tmp/b13_decay.py in the #3 note):
-# * poly, upper end: at lambda^(-1/(2 beta)) = n/20 the beta = 1 level is 1.2% low (finite n:
-#   the aliased spectrum), 0.27% at n/50, so the range is 10 <= lambda^(-1/(2 beta)) <= n/50;
-#   beta = 2 stops at lambda = 1e-12 (error < 1e-4 there);
-# * exp: ln(1/lambda) >= 6 (the Euler-Maclaurin offset is 0.40 at ln(1/lambda) = 2.5, 0.009
-#   at 6.3 for rho = 0.5) and lambda >= 1e-9: the FFT's round-off eigenvalues (~3e-12
-#   each, n of them) add about n 3e-12 / (n lambda), 0.12 at lambda = e^-30, 5e-6 at e^-20.
-# Measured in range: worst level error 0.27% (beta = 1), slopes -0.50 and -0.25; exp
-# offsets <= 0.01.
 DECAY_SLOPE_TOL, DECAY_LEVEL_RTOL, DECAY_EXP_ATOL = 0.02, 0.01, 0.1
 DECAY_POLY_MIN_LAMBDA = 1e-12
 DECAY_EXP_LOG_RANGE = (6.0, 20.0)
 
 
 def decay_levels(decay, rate, n):
-    """lambda where the asymptotic forms hold (ranges measured above): 10 <= lambda^(-1/(2 beta))
-    <= n/50 and lambda >= 1e-12 (poly); 6 <= ln(1/lambda) <= 20 (exp)."""
+    """lambda where the asymptotic forms hold (ranges measured, see the claim's tolerance):
+    10 <= lambda^(-1/(2 beta)) <= n/50 and lambda >= 1e-12 (poly); 6 <= ln(1/lambda) <= 20 (exp)."""
     if decay == "poly":
         lo, hi = (n / 50.0) ** (-2 * rate), 10.0 ** (-2 * rate)
         return np.geomspace(max(lo, DECAY_POLY_MIN_LAMBDA), hi, DECAY_LEVELS)
@@ -250,7 +256,7 @@ def decay_levels(decay, rate, n):
 
 def predicted_df1(decay, rate, lam):
     """df1 ~ 2 [c1 lambda^(-1/(2 beta)) - 1/2], c1 = (pi/(2 beta)) / sin(pi/(2 beta)) (poly);
-    (2/rho) ln(1/lambda) - 1 (exp): each frequency is a cos/sin pair (notes section 4)."""
+    (2/rho) ln(1/lambda) - 1 (exp): App. C's integrals, each frequency a cos/sin pair."""
     lam = np.asarray(lam, dtype=float)
     if decay == "poly":
         a = 1.0 / (2 * rate)
@@ -259,23 +265,20 @@ def predicted_df1(decay, rate, lam):
     return 2.0 / rate * np.log(1.0 / lam) - 1.0
 
 
-def grid_kernel(decay, rate):
-    """The kernel of the grid claims (a module global so a planted fault can swap it)."""
-    return PeriodicKernel(decay, rate)
-
-
-def run_decay_cell(cell: Cell) -> dict:
+def decay_experiment(cell, estimators) -> dict:
     """df1(lambda) = sum_k e_k / (e_k + n lambda) over the FFT eigenvalues of the grid Gram
-    matrix; ``psd`` records how negative the spectrum is (0 for a PSD kernel)."""
+    matrix (estimator ``fft``) of the kernel (estimator ``kernel``); ``psd`` records how
+    negative the spectrum is (0 for a PSD kernel)."""
     p = cell.p
-    e = grid_spectrum(grid_kernel(p["kdecay"], p["krate"]), cell.n)
+    e = estimators["fft"](estimators["kernel"](p["kdecay"], p["krate"]), cell.n)
     psd = max(-e.min(), 0.0) / np.abs(e).max()
     lam = decay_levels(p["kdecay"], p["krate"], cell.n)
     df1 = np.atleast_1d(dof_circulant(np.clip(e, 0.0, None), lam).df1)
     return {"psd": float(psd), **{f"df1_{i}": float(v) for i, v in enumerate(df1)}}
 
 
-def _judge_decay(results, profile):
+def judge_decay(results, profile) -> Outcome:
+    """Per kernel: PSD spectrum; poly: slope -1/(2 beta) +- 0.02 and level within 1%; exp: within 0.1."""
     parts, summaries, fits, measured = [], [], [], {}
     for r in sorted(results, key=lambda r: (r.cell.p["kdecay"], r.cell.p["krate"])):
         kd, kr, n = r.cell.p["kdecay"], r.cell.p["krate"], r.cell.n
@@ -307,48 +310,42 @@ def _judge_decay(results, profile):
             fits.append(Fit(f"df1, {tag}", lam, df1, fit.slope, (fit.slope, fit.slope), fit.intercept,
                             reference=pred, xlabel="λ", ylabel="df1 (grid, FFT)"))
             measured[f"{tag} max_abs_err"] = off
-    return Verdict("bach13.dof-decay", combine(parts), "; ".join(summaries) + " (exact FFT spectra: deterministic)",
+    return Outcome(combine(parts), "; ".join(summaries) + " (exact FFT spectra: deterministic)",
                    fits, measured, {"poly": "slope -1/(2β) ± 0.02, level within 1%",
                                     "exp": "(2/ρ) ln(1/λ) - 1 within 0.1"})
 
 
-register(Claim(
-    id="bach13.dof-decay", paper=PAPER, source="Bach 2013, Sec. 4.3 and App. C (df asymptotics)",
-    statement="df1(λ) = tr K(K + nλ)^{-1} decays as λ^{-1/(2β)} (poly) and (2/ρ) ln(1/λ) (exp)",
-    prediction="poly: 2[c1 λ^{-1/(2β)} - 1/2], slope -1/(2β); exp: (2/ρ) ln(1/λ) - 1",
-    tolerance="slope ± 0.02, level within 1% (poly); within 0.1 (exp); fault: the paper's Bernoulli sign",
-    cells=lambda profile, options: [
-        Cell.make("bach13.dof-decay", "fft", DECAY_N[profile], 0, kdecay=kd, krate=kr) for kd, kr in DECAY_CASES],
-    run_cell=run_decay_cell, judge=_judge_decay,
-    sizes={pr: f"grid n = 2^{int(math.log2(DECAY_N[pr]))}, β ∈ {{1, 2}}, ρ ∈ {{0.5, 1}}, {DECAY_LEVELS} levels λ"
-           for pr in PROFILES},
-))
-
-
 # -- bach13.table1 ----------------------------------------------------------------------
 
-T1_NS = {"ci": [2**k for k in range(8, 14)], "quick": [2**k for k in range(8, 17)],
-         "full": [2**k for k in range(8, 21)]}
 # (line label, kernel decay, kernel rate, signal decay, signal rate)
 T1_CASES = (("line 1", "poly", 1, "poly", 4), ("line 2", "poly", 1, "poly", 2),
             ("line 5", "exp", 0.5, "exp", 2.0), ("line 6", "exp", 1.0, "exp", 1.5))
-T1_TOL = 0.2  # CLAIMS.md. Pilot, grid 2^8..2^13: worst |measured - predicted| 0.10 (d_ave, line 5).
+T1_TOL = 0.2
 
 
-def run_table1_cell(cell: Cell) -> dict:
-    """lambda* (exact full-KRR risk minimised over lambda), the risk there and d_ave(lambda*),
-    on the grid design from the FFT."""
+def _table1_grid(top):
+    """One Grid per Table 1 line, grid n = 2^8..2^top."""
+    sizes = tuple(2**k for k in range(8, top + 1))
+    return tuple(Grid(sizes=sizes, seeds=1, params=dict(line=label, kdecay=kd, krate=kr, sdecay=sd, srate=sr),
+                      methods=("grid",), describe=f"{label}: grid n = 2^8..2^{top}")
+                 for label, kd, kr, sd, sr in T1_CASES)
+
+
+def table1_experiment(cell, estimators) -> dict:
+    """lambda* (exact full-KRR risk minimised over lambda, estimator ``optimal_lambda``), the
+    risk there and d_ave(lambda*), on the grid design from the FFT (estimator ``grid``)."""
     p = cell.p
-    kern = PeriodicKernel(p["kdecay"], p["krate"])
-    e = grid_spectrum(kern, cell.n)
+    e = estimators["grid"](PeriodicKernel(p["kdecay"], p["krate"]), cell.n)
     energy = grid_energy(periodic_signal(grid_design(cell.n), p["sdecay"], p["srate"]))
-    lam, risk = optimal_lambda(np.clip(e, 0.0, None), energy, cell.n, SIGMA2, log10_range=(-14.0, 2.0),
-                               grid_per_decade=10)
+    lam, risk = estimators["optimal_lambda"](np.clip(e, 0.0, None), energy, cell.n, SIGMA2,
+                                             log10_range=(-14.0, 2.0), grid_per_decade=10)
     dof = dof_circulant(np.clip(e, 0.0, None), lam)
     return {"lam": lam, "risk": risk, "d_ave": float(dof.d_ave), "df1": float(dof.df1)}
 
 
-def _judge_table1(results, profile):
+def judge_table1(results, profile) -> Outcome:
+    """Every log-log slope (lambda*, risk, d_ave vs n; deterministic) within +- 0.2 of the
+    least-squares slope of its Table 1 order n^a (log n)^b on the same grid."""
     parts, summaries, fits, measured, predicted = [], [], [], {}, {}
     for label, kd, kr, sd, sr in T1_CASES:
         rows = [r for r in results if r.cell.p["line"] == label]
@@ -369,50 +366,37 @@ def _judge_table1(results, profile):
                             band=band, ylabel={"lam": "λ*", "risk": "risk at λ*", "d_ave": "d_ave(λ*)"}[q]))
         summaries.append(f"{label}: " + ", ".join(bits))
     x = collect(results, "lam")[0]
-    return Verdict("bach13.table1", combine(parts),
+    return Outcome(combine(parts),
                    "; ".join(summaries) + f" (± {T1_TOL}; exact grid risks, deterministic; {octaves(x):.0f} octaves)",
                    fits, measured, predicted)
 
 
-register(Claim(
-    id="bach13.table1", paper=PAPER, source="Bach 2013, Table 1 and App. C.3",
-    statement="λ*, the risk at λ* and d_ave(λ*) scale with n as Table 1 says (lines 1, 2, 5, 6)",
-    prediction="line 1 (β=1, δ=4): -2/5, -4/5, 1/5; line 2 (β=1, δ=2): -1/2, -3/4, 1/4; lines 5/6: "
-               "-1/2 or -ρ/κ, log n / n, log n (log factors fitted on the same grid)",
-    tolerance="every slope within ± 0.2 of the Table 1 exponent",
-    cells=lambda profile, options: [
-        Cell.make("bach13.table1", "grid", n, 0, line=label, kdecay=kd, krate=kr, sdecay=sd, srate=sr)
-        for label, kd, kr, sd, sr in T1_CASES for n in T1_NS[profile]],
-    run_cell=run_table1_cell, judge=_judge_table1,
-    sizes={pr: f"grid n = 2^8..2^{int(math.log2(T1_NS[pr][-1]))}, σ² = {SIGMA2}" for pr in PROFILES},
-))
-
-
 # -- bach13.rank-rule and bach13.pivoting -------------------------------------------------
 
-RANK_NS = {"ci": [50, 100, 200, 400], "quick": [50, 100, 200, 400, 800], "full": [200, 400, 800, 1600, 3200]}
-RANK_SEEDS = {"ci": 5, "quick": 6, "full": 20}
-PIVOT_NS = {"ci": [100, 200, 400], "quick": [100, 200, 400], "full": [200, 400, 800, 1600, 3200]}
 PIVOT_KERNELS = (("poly", 1), ("exp", 1.0))
-
-
 RANK_DRAWS = 5  # column draws per design for uniform sampling (E_I of Thm 4.1); pivoting is deterministic
+RANK_RATIO_MAX = 1.01
+RANK_BAND = (0.25, 4.0)         # p_1% / d
+RANK_SLOPE_BAND = (0.65, 1.35)  # slope of log p_1% vs log d: 1 ± 0.35
+PIVOT_MAX = 1.5                 # pivoted p_1% <= 1.5 x uniform p_1%
 
 
-def run_rank_cell(cell: Cell) -> dict:
-    """p_1% for one random design and one column order: the smallest p from which on the
-    exact risk, averaged over ``RANK_DRAWS`` column draws (E_I of Eq. (7)), stays within 1% of
-    full KRR's at lambda*, scanning every prefix up to ceil(d ln n). "From which on", not
-    "the first p": with single draws the ratio dips below 1 early and climbs back (the
-    regularising effect, Sec. 4.4), which makes the first crossing the unstable criterion
-    the paper warns about (Sec. 5). Also: that mean ratio at p = ceil(d ln n); d, d_ave."""
+def rank_experiment(cell, estimators) -> dict:
+    """p_1% for one random design and one column order (estimator ``cell.method``): the
+    smallest p from which on the exact risk, averaged over ``RANK_DRAWS`` column draws
+    (E_I of Eq. (7)), stays within 1% of full KRR's at lambda*, scanning every prefix up to
+    ceil(d ln n). "From which on", not "the first p": with single draws the ratio dips below
+    1 early and climbs back (the regularising effect, Sec. 4.4), which makes the first
+    crossing the unstable criterion the paper warns about (Sec. 5). Also: that mean ratio
+    at p = ceil(d ln n); d, d_ave."""
+    order = estimators[cell.method]
     pr = _random_problem(cell)
     n, d = cell.n, float(pr["dof"].d)
     p_rule = min(n, math.ceil(d * math.log(n)))
-    rng = cell_rng(cell, "columns")
+    rng = cell.rng("columns")
     curves = []
     for _ in range(1 if cell.method == "pivot" else RANK_DRAWS):
-        chol = incomplete_cholesky(pr["X"], pr["kern"], p_rule, column_order(cell.method, pr["X"], rng))
+        chol = incomplete_cholesky(pr["X"], pr["kern"], p_rule, order(pr["X"], rng))
         r = nested_risks(chol.factor, pr["z"], pr["lam"], SIGMA2) / pr["risk"]
         # a factor that stopped early (numerical rank reached: L = K) keeps its last ratio
         curves.append(np.concatenate([r, np.full(p_rule - r.size, r[-1])]))
@@ -420,12 +404,6 @@ def run_rank_cell(cell: Cell) -> dict:
     p1 = _settled_at_most(ratios, 1.01)
     return {"p1": float(p1), "reached": float(p1 <= p_rule), "d": d, "d_ave": float(pr["dof"].d_ave),
             "ratio_rule": float(ratios[-1]), "p_rule": float(p_rule), "lam": pr["lam"]}
-
-
-def _rank_cells(claim_id, methods, kernels, sizes, profile):
-    _check(profile)
-    return [Cell.make(claim_id, m, n, seed, kdecay=kd, krate=kr)
-            for kd, kr in kernels for n in sizes[profile] for seed in range(RANK_SEEDS[profile]) for m in methods]
 
 
 def _groups(results, method):
@@ -437,12 +415,10 @@ def _groups(results, method):
     return dict(sorted(out.items()))
 
 
-RANK_RATIO_MAX = 1.01          # CLAIMS.md; reference pilots saw [0.989, 1.0007]
-RANK_BAND = (0.25, 4.0)        # p_1% / d; reference pilots saw [0.74, 1.39]
-RANK_SLOPE_BAND = (0.65, 1.35)  # slope of log p_1% vs log d: 1 ± 0.35
-
-
-def _judge_rank(results, profile):
+def judge_rank(results, profile) -> Outcome:
+    """Max over (kernel, n) of the mean risk ratio at p = ceil(d ln n) <= 1.01; every (kernel, n)
+    mean of p_1%/d in [0.25, 4] with no censored cell; bootstrap CI of the slope of
+    log p_1% vs log d (over seeds) inside 1 +- 0.35."""
     groups = _groups(results, "random")
     ratio = max(np.mean([r.metrics["ratio_rule"] for r in g]) for g in groups.values())
     per = {k: np.mean([r.metrics["p1"] / r.metrics["d"] for r in g]) for k, g in groups.items()}
@@ -462,13 +438,13 @@ def _judge_rank(results, profile):
                f"(band [0.25, 4], {censored} censored); slope of log p_1% vs log d {fmt_ci(fit)} (1 ± 0.35)")
     fits = [Fit("p_1% vs d (uniform, all kernels and n)", x[order], Y[order], fit.slope, fit.ci, fit.intercept,
                 predicted=1.0, band=RANK_SLOPE_BAND, xlabel="d (Eq. 5) at λ*", ylabel="p_1%")]
-    return Verdict("bach13.rank-rule", combine(parts), summary, fits,
+    return Outcome(combine(parts), summary, fits,
                    {"max_ratio_at_rule": ratio, "p1_over_d_min": lo, "p1_over_d_max": hi, "slope": fit.slope,
                     "censored": censored},
                    {"ratio_at_most": RANK_RATIO_MAX, "p1_over_d": list(RANK_BAND), "slope": list(RANK_SLOPE_BAND)})
 
 
-def _rank_figure(results, verdict, outdir):
+def rank_figure(results, verdict, outdir):
     """The paper's Fig. 2 right: p_1%/d and p_1%/d_ave against n, plain uniform, dashed pivoted."""
     plt = _pyplot()
     from matplotlib.ticker import NullFormatter
@@ -498,28 +474,13 @@ def _rank_figure(results, verdict, outdir):
     return save_figure(fig, outdir, verdict.claim.replace(".", "_") + "_fig2")
 
 
-register(Claim(
-    id="bach13.rank-rule", paper=PAPER, source="Bach 2013, Thm 4.1 / Sec. 4.4 (p linear in d), Fig. 2 right",
-    statement="Uniform column sampling needs p proportional to d: p_1%/d stays O(1) across n, and "
-              "p = ⌈d ln n⌉ loses at most 1% of risk",
-    prediction="mean risk ratio at p = ⌈d ln n⌉ <= 1.01; p_1%/d in [0.25, 4]; log p_1% vs log d slope 1",
-    tolerance="ratio <= 1.01; band [0.25, 4] for every (kernel, n) mean; slope CI within 1 ± 0.35",
-    cells=lambda profile, options: _rank_cells("bach13.rank-rule", ("random",), RANK_KERNELS, RANK_NS, profile),
-    run_cell=run_rank_cell, judge=_judge_rank, figure=_rank_figure,
-    sizes={pr: f"uniform design n in {RANK_NS[pr]}, B_2, B_4, exp(ρ=1) kernels, δ = 2, {RANK_SEEDS[pr]} seeds"
-           for pr in PROFILES},
-))
-
-
-PIVOT_MAX = 1.5  # CLAIMS.md: pivoted p_1% <= 1.5 x uniform p_1%
-
-
-def _judge_pivot(results, profile):
+def judge_pivot(results, profile) -> Outcome:
+    """Pooled ratio sum p_1%(pivoted) / sum p_1%(uniform) over all (kernel, n) groups, with a
+    bootstrap CI resampling the seeds (paired: one seed is one design for both orders); its CI
+    must lie below 1.5."""
     uni, piv = _groups(results, "random"), _groups(results, "pivot")
     keys = sorted(set(uni) & set(piv))
     seeds = max(len(g) for g in uni.values())
-    # pooled ratio sum p_1%(pivoted) / sum p_1%(uniform) over all (kernel, n) groups, with a
-    # bootstrap CI resampling the seeds (paired: one seed is one design for both orders)
     P = np.full((len(keys), seeds), np.nan)
     U = np.full((len(keys), seeds), np.nan)
     for i, k in enumerate(keys):
@@ -535,33 +496,21 @@ def _judge_pivot(results, profile):
     status = verdict_from_ci(ci, (0.0, PIVOT_MAX))
     summary = (f"pooled p_1%(pivoted) / p_1%(uniform) = {pooled:.2f} [{ci[0]:.2f}, {ci[1]:.2f}] (<= 1.5); "
                "per (kernel, n): " + ", ".join(f"{k[0]}{k[1]:g} n={k[2]}: {v:.2f}" for k, v in zip(keys, per)))
-    return Verdict("bach13.pivoting", status, summary, [],
+    return Outcome(status, summary, [],
                    {"pooled_ratio": pooled, "ci_low": ci[0], "ci_high": ci[1], "max_group_ratio": float(per.max())},
                    {"ratio_at_most": PIVOT_MAX})
-
-
-register(Claim(
-    id="bach13.pivoting", paper=PAPER, source="Bach 2013, Sec. 5 (Figs. 1-3: pivoting 'does not change "
-                                              "significantly the results')",
-    statement="Incomplete Cholesky with column pivoting needs no more columns than uniform sampling, "
-              "up to a factor 1.5",
-    prediction="p_1%(pivoted) <= 1.5 p_1%(uniform)",
-    tolerance="bootstrap CI (over seeds) of the pooled ratio below 1.5",
-    cells=lambda profile, options: _rank_cells("bach13.pivoting", ("random", "pivot"), PIVOT_KERNELS, PIVOT_NS,
-                                               profile),
-    run_cell=run_rank_cell, judge=_judge_pivot, figure=_rank_figure,
-    sizes={pr: f"uniform design n in {PIVOT_NS[pr]}, B_2 and exp(ρ=1), {RANK_SEEDS[pr]} seeds" for pr in PROFILES},
-))
 
 
 # -- bach13.fig1 ------------------------------------------------------------------------
 
 FIG1_N = 400
-FIG1_SEEDS = {"ci": 3, "quick": 5, "full": 20}
 FIG1_GRID = 14  # p values of the plotted curves
-
-
 FIG1_DRAWS = 3  # column draws per design for uniform sampling: the paper plots "the average prediction error"
+
+
+def _fig1_grid(seeds):
+    return Grid(sizes=(FIG1_N,), seeds=seeds, params=dict(kdecay="poly", krate=1, lam_scale=1.0),
+                methods=("random", "pivot"), describe=f"n = {FIG1_N}, B_2 kernel, {seeds} seeds")
 
 
 def _op_norm(K, G, k):
@@ -571,18 +520,19 @@ def _op_norm(K, G, k):
     return float(eigsh(D, k=1, which="LA", v0=np.ones(D.shape[0]), tol=1e-10)[0][0])
 
 
-def run_fig1_cell(cell: Cell) -> dict:
+def fig1_experiment(cell, estimators) -> dict:
     """Relative prediction gap (risk(L_p) - risk(K)) / risk(K) against the relative trace-
-    and operator-norm errors of L_p, for nested columns (uniform order, averaged over
-    ``FIG1_DRAWS`` draws, or pivoting), n = 400, the B_2 kernel (eigenvalues ~ i^-2) at
-    lambda* (times ``lam_scale``). p_1% of each mean curve is the p from which on it stays at
-    or below 1%: the trace and operator norms decrease along nested sets (the latter found
-    by bisection); the gap is scanned up to 2 p_op and censored at 2 p_op + 1 if it has
-    not settled there."""
+    and operator-norm errors of L_p, for nested columns (the column order ``cell.method``,
+    averaged over ``FIG1_DRAWS`` draws for the random one; factor by estimator ``cholesky``),
+    n = 400, the B_2 kernel (eigenvalues ~ i^-2) at lambda* (times ``lam_scale``). p_1% of each
+    mean curve is the p from which on it stays at or below 1%: the trace and operator norms
+    decrease along nested sets (the latter found by bisection); the gap is scanned up to
+    2 p_op and censored at 2 p_op + 1 if it has not settled there."""
+    order, cholesky = estimators[cell.method], estimators["cholesky"]
     pr = _random_problem(cell, cell.p["lam_scale"])
     n, K = cell.n, pr["K"]
-    rng = cell_rng(cell, "columns")
-    chols = [incomplete_cholesky(pr["X"], pr["kern"], n, column_order(cell.method, pr["X"], rng))
+    rng = cell.rng("columns")
+    chols = [cholesky(pr["X"], pr["kern"], n, order(pr["X"], rng))
              for _ in range(1 if cell.method == "pivot" else FIG1_DRAWS)]
     r = min(c.factor.shape[1] for c in chols)
     op0 = float(pr["e"].max())
@@ -611,7 +561,8 @@ def run_fig1_cell(cell: Cell) -> dict:
     return out
 
 
-def _judge_fig1(results, profile):
+def judge_fig1(results, profile) -> Outcome:
+    """In every draw, uniform and pivoted: p for a 1% prediction gap < p for 1% operator-norm error."""
     parts, summaries, measured = [], [], {}
     for method in ("random", "pivot"):
         rows = [r for r in results if r.cell.method == method]
@@ -628,11 +579,10 @@ def _judge_fig1(results, profile):
                          f"1% trace-norm error at p = {pt.mean():.1f}")
         measured.update({f"{name} p_gap": float(pg.mean()), f"{name} p_op": float(po.mean()),
                          f"{name} p_trace": float(pt.mean())})
-    return Verdict("bach13.fig1", combine(parts), "; ".join(summaries), [], measured,
-                   {"p_gap < p_op": "in every draw"})
+    return Outcome(combine(parts), "; ".join(summaries), [], measured, {"p_gap < p_op": "in every draw"})
 
 
-def _fig1_figure(results, verdict, outdir):
+def fig1_figure(results, verdict, outdir):
     """The paper's Fig. 1: relative errors against p, uniform (left) and pivoted (right)."""
     plt = _pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
@@ -662,44 +612,18 @@ def _fig1_figure(results, verdict, outdir):
     return save_figure(fig, outdir, verdict.claim.replace(".", "_") + "_curves")
 
 
-register(Claim(
-    id="bach13.fig1", paper=PAPER, source="Bach 2013, Fig. 1",
-    statement="As p grows the relative prediction gap falls much faster than the relative matrix error",
-    prediction="p for a 1% prediction gap < p for 1% operator-norm error",
-    tolerance="in every draw, uniform and pivoted",
-    cells=lambda profile, options: [
-        Cell.make("bach13.fig1", m, FIG1_N, seed, kdecay="poly", krate=1, lam_scale=1.0)
-        for m in ("random", "pivot") for seed in range(FIG1_SEEDS[profile])],
-    run_cell=run_fig1_cell, judge=_judge_fig1, figure=_fig1_figure,
-    sizes={pr: f"n = {FIG1_N}, B_2 kernel, {FIG1_SEEDS[pr]} seeds" for pr in PROFILES},
-))
-
-
 # -- bach13.lemmaB1 -----------------------------------------------------------------------
 
 B1_N, B1_R = 400, 40
-B1_REPS = {"ci": 200, "quick": 1000, "full": 5000}
 B1_T = np.linspace(0.2, 0.95, 16)
+B1_SETTINGS = ((100, 0.3), (200, 0.3))
 
 
-def lemma_b1_sample(cell: Cell):
-    """Psi = Phi ((1/n) Phi^T Phi + gamma I)^{-1/2} for Phi the top-r eigen-features of K
-    (B_2 kernel, uniform design), and the largest eigenvalue of
-    (1/n) Psi^T Psi - (1/p) Psi_I^T Psi_I over repeated uniform draws of I (without replacement)."""
-    p = cell.p
-    X = uniform_design(cell.n, cell_rng(cell))
-    K = PeriodicKernel("poly", 1).block(X)
-    e, U = np.linalg.eigh(K)
-    e, U = np.clip(e[::-1][:B1_R], 0.0, None), U[:, ::-1][:, :B1_R]
-    Psi = U * np.sqrt(e / (e / cell.n + p["gamma"]))
-    M = Psi.T @ Psi / cell.n
-    rng = cell_rng(cell, "columns")
-    draws = np.empty(p["reps"])
-    for j in range(p["reps"]):
-        I = column_subset(X, p["p"], rng)
-        D = M - Psi[I].T @ Psi[I] / p["p"]
-        draws[j] = np.linalg.eigvalsh(D)[-1]
-    return draws, float(np.linalg.eigvalsh(M)[-1]), float((Psi**2).sum(axis=1).max())
+def _lemma_b1_grid(reps):
+    """One cell per (p, gamma) of ``B1_SETTINGS``, n = 400, ``reps`` draws of I."""
+    return tuple(Grid(sizes=(B1_N,), seeds=1, params=dict(p=p, gamma=g, reps=reps), methods=("uniform",),
+                      describe=f"n = {B1_N}, r = {B1_R}, p = {p}, γ = {g}, {reps} draws of I")
+                 for p, g in B1_SETTINGS)
 
 
 def column_subset(X, p, rng):
@@ -707,15 +631,39 @@ def column_subset(X, p, rng):
     return rng.choice(X.shape[0], size=p, replace=False)
 
 
-def run_lemma_b1_cell(cell: Cell) -> dict:
-    draws, lam_max, R2 = lemma_b1_sample(cell)
+def lemma_b1_sample(cell, subset):
+    """Psi = Phi ((1/n) Phi^T Phi + gamma I)^{-1/2} for Phi the top-r eigen-features of K
+    (B_2 kernel, uniform design), and the largest eigenvalue of
+    (1/n) Psi^T Psi - (1/p) Psi_I^T Psi_I over repeated draws of I by ``subset``."""
+    p = cell.p
+    X = uniform_design(cell.n, cell.rng())
+    K = PeriodicKernel("poly", 1).block(X)
+    e, U = np.linalg.eigh(K)
+    e, U = np.clip(e[::-1][:B1_R], 0.0, None), U[:, ::-1][:, :B1_R]
+    Psi = U * np.sqrt(e / (e / cell.n + p["gamma"]))
+    M = Psi.T @ Psi / cell.n
+    rng = cell.rng("columns")
+    draws = np.empty(p["reps"])
+    for j in range(p["reps"]):
+        I = subset(X, p["p"], rng)
+        D = M - Psi[I].T @ Psi[I] / p["p"]
+        draws[j] = np.linalg.eigvalsh(D)[-1]
+    return draws, float(np.linalg.eigvalsh(M)[-1]), float((Psi**2).sum(axis=1).max())
+
+
+def lemma_b1_experiment(cell, estimators) -> dict:
+    """lambda_max((1/n) Psi^T Psi), R^2 = max row norm^2, the 95% quantile and the empirical
+    tail P(lambda_max[...] > t) at each t of ``B1_T``."""
+    draws, lam_max, R2 = lemma_b1_sample(cell, estimators[cell.method])
     out = {"lam_max": lam_max, "R2": R2, "q95": float(np.quantile(draws, 0.95))}
     for i, t in enumerate(B1_T):
         out[f"tail_{i}"] = float(np.mean(draws > t))
     return out
 
 
-def _judge_lemma_b1(results, profile):
+def judge_lemma_b1(results, profile) -> Outcome:
+    """At every t, the Clopper-Pearson 99% lower limit of the tail <= the bound; inconclusive
+    where the bound is vacuous (>= 1) at every t."""
     from scipy.stats import beta as beta_dist
 
     parts, summaries, measured = [], [], {}
@@ -738,50 +686,41 @@ def _judge_lemma_b1(results, profile):
         measured[f"p={p['p']} bound_t05"] = t95
         if not nonvac.any():
             parts.append("inconclusive")
-    return Verdict("bach13.lemmaB1", combine(parts), "; ".join(summaries), [], measured,
+    return Outcome(combine(parts), "; ".join(summaries), [], measured,
                    {"tail": "<= r exp(-(p t²/2) / (λ_max (R² + t/3)))"})
-
-
-B1_SETTINGS = ((100, 0.3), (200, 0.3))
-
-
-register(Claim(
-    id="bach13.lemmaB1", paper=PAPER, source="Bach 2013, Lemma B.1",
-    statement="λ_max[(1/n)Ψ^TΨ - (1/p)Ψ_I^TΨ_I] has a tail below r exp(-(pt²/2)/(λ_max(R² + t/3)))",
-    prediction="empirical tail below the bound at every t",
-    tolerance="Clopper-Pearson 99% lower limit of the tail <= bound; inconclusive if the bound is vacuous everywhere",
-    cells=lambda profile, options: [
-        Cell.make("bach13.lemmaB1", "uniform", B1_N, 0, p=p, gamma=g, reps=B1_REPS[profile]) for p, g in B1_SETTINGS],
-    run_cell=run_lemma_b1_cell, judge=_judge_lemma_b1,
-    sizes={pr: f"n = {B1_N}, r = {B1_R}, p ∈ {{100, 200}}, {B1_REPS[pr]} draws of I" for pr in PROFILES},
-))
 
 
 # -- bach13.eq6 ---------------------------------------------------------------------------
 
-EQ6_NS = {"ci": [2**k for k in range(7, 20)], "quick": [2**k for k in range(7, 21)],
-          "full": [2**k for k in range(7, 25)]}
 EQ6_TESTABLE = 4096   # the largest n at which this suite runs exact (O(n^3)) KRR
 EQ6_DELTA = 0.25      # Eq. (7) with delta = 1/4: risk within a factor 2
 
 
+def _eq6_grid(top):
+    return Grid(sizes=tuple(2**k for k in range(7, top + 1)), seeds=1, params=dict(kdecay="poly", krate=1),
+                methods=("grid",), describe=f"grid n = 2^7..2^{top}, B_2 kernel, δ = 2 signal")
+
+
 def eq6_p(d, n, R2, lam):
-    """The rank rule under test (a module global so a planted fault can swap it)."""
+    """The rank rule under test: Eq. (6) with delta = 1/4."""
     return eq6_rank(d, n, R2, lam, EQ6_DELTA)
 
 
-def run_eq6_cell(cell: Cell) -> dict:
-    """Eq. (6)'s p at lambda*(n) on the grid (B_2 kernel, delta = 2 signal): d = df1 there."""
+def eq6_experiment(cell, estimators) -> dict:
+    """Eq. (6)'s p (estimator ``eq6_rank``) at lambda*(n) on the grid (spectrum by estimator
+    ``grid``; B_2 kernel, delta = 2 signal): d = df1 there."""
     p = cell.p
     kern = PeriodicKernel(p["kdecay"], p["krate"])
-    e = np.clip(grid_spectrum(kern, cell.n), 0.0, None)
+    e = np.clip(estimators["grid"](kern, cell.n), 0.0, None)
     energy = grid_energy(periodic_signal(grid_design(cell.n), *SIGNAL))
     lam, _ = optimal_lambda(e, energy, cell.n, SIGMA2, log10_range=(-10.0, 1.0), grid_per_decade=8)
     d = float(dof_circulant(e, lam).d)
-    return {"lam": lam, "d": d, "p6": float(eq6_p(d, cell.n, kern.sup_diag(), lam))}
+    return {"lam": lam, "d": d, "p6": float(estimators["eq6_rank"](d, cell.n, kern.sup_diag(), lam))}
 
 
-def _judge_eq6(results, profile):
+def judge_eq6(results, profile) -> Outcome:
+    """holds when p_6 >= n at every n <= 4096 (Eq. (6) vacuous where exact KRR runs); reports
+    the first n of the grid where p_6 < n."""
     x, P = collect(results, "p6")
     _, D = collect(results, "d")
     p6 = P[:, 0]
@@ -799,18 +738,204 @@ def _judge_eq6(results, profile):
     slope, intercept = np.polyfit(np.log(x), np.log(p6), 1)
     fits = [Fit("p of Eq. (6), δ = 1/4", x, P, float(slope), (float(slope), float(slope)), float(intercept),
                 reference=x, ylabel="rank p (dotted: p = n)")]
-    return Verdict("bach13.eq6", "holds" if vacuous else "fails", summary, fits,
+    return Outcome("holds" if vacuous else "fails", summary, fits,
                    {"p6_over_n_min_testable": float(ratio[testable].min()), "first_nonvacuous_n": first or -1},
                    {"vacuous_at_testable_n": True})
 
 
-register(Claim(
-    id="bach13.eq6", paper=PAPER, source="Bach 2013, Theorem 4.1, Eq. (6)",
-    statement="The sufficient rank of Eq. (6) is larger than n at every n where exact KRR can be run",
-    prediction="p_6 = (32 d/δ + 2) log(n R²/(δλ*)) >= n for n <= 4096 (δ = 1/4); reported where it becomes < n",
-    tolerance="reported; the claim fails if Eq. (6) is not vacuous at a tested n",
-    cells=lambda profile, options: [
-        Cell.make("bach13.eq6", "grid", n, 0, kdecay="poly", krate=1) for n in EQ6_NS[profile]],
-    run_cell=run_eq6_cell, judge=_judge_eq6,
-    sizes={pr: f"grid n = 2^7..2^{int(math.log2(EQ6_NS[pr][-1]))}, B_2 kernel, δ = 2 signal" for pr in PROFILES},
-))
+# -- the claims ------------------------------------------------------------------------------
+
+_RANDOM_DESIGN = ("uniform random design x_i ~ U[0, 1), signal f with nu_i = i^-4 (δ = 2), noise σ² = 1; "
+                  "λ* minimises the exact full-KRR risk; no bandwidth rule (fixed periodic kernels)")
+
+CLAIMS = [
+    Claim(
+        id="bach13.dof-identities",
+        source="Bach 2013, Eq. (5), Secs. 4.1-4.4, Thm 4.1 proof",
+        statement="d_ave <= df1 <= d <= n R^2/(R^2 + n λ); d == df1 on the grid; L <= K; "
+                  "variance(L) <= variance(K); exact bias/variance agree with Monte Carlo and with the fitted "
+                  "estimators' smoothers",
+        prediction="exact",
+        data=_RANDOM_DESIGN + f"; B_2 and exp(ρ=1) kernels, p = {IDENT_P} uniform columns; the grid design of the "
+             "same n; heteroscedastic noise sd ~ U[0.5, 1.5] for the Monte Carlo",
+        metric="relative violation of each relation (0 when it holds); |Monte Carlo mean - exact risk| in "
+               "standard errors",
+        estimators={"krr": KernelRidge, "nystrom": NystromKRR},
+        experiment=identities_experiment,
+        grid=PerProfile(ci=_identity_grid("ci", 120, 3), quick=_identity_grid("quick", 200, 5),
+                        full=_identity_grid("full", 400, 20)),
+        judge=AllOf(AllWithin(IDENT_RTOL, EXACT_RELATIONS, "relative"),
+                    AllWithin(SOLVER_RTOL, ("solvers",), "relative"),
+                    AllWithin(MC_Z, ("mc_z_K", "mc_z_L"), "standard errors")),
+        tolerance=Tolerance(
+            rule="relative violation <= 1e-8 (the two Sec. 4.4 solvers: 1e-6); Monte Carlo z <= 4; "
+                 "never bias(L) >= bias(K)",
+            evidence="ci (n = 120, seeds 0-2) and quick (n = 200, seeds 0-4), both kernels: chain 0, d == df1 on "
+                     "the grid <= 9e-14, FFT vs eigh <= 9e-16, L <= K violation <= 3.5e-16 of ||K||, variance "
+                     "order 0, estimator smoothers vs the spectral formulas <= 1.5e-13; Monte Carlo z <= 2.24 "
+                     "(4000 / 8000 draws). The 'columns' solver C (C^T C + n λ W)^-1 C^T y squares the condition "
+                     "number of W: it agrees with the 'features' solver to 5e-11 at ci and 4.2e-8 at quick, hence "
+                     "its own allowance 1e-6."),
+        faults=(Fault("lambda-not-n-lambda", "the Nyström fit solves (Φ^TΦ + λ I) w = Φ^T y: scikit-learn's "
+                      "alpha read as λ", {"nystrom": faults.LambdaNotTimesN}, keep=lambda c: c.seed == 0),
+                Fault("unorthogonalised-cholesky", "the Nyström factor Φ comes from an incomplete Cholesky that "
+                      "does not subtract the previous columns", {"nystrom": faults.UnorthogonalisedNystrom},
+                      keep=lambda c: c.seed == 0)),
+    ),
+    Claim(
+        id="bach13.dof-decay",
+        source="Bach 2013, Sec. 4.3 and App. C (df asymptotics)",
+        statement="df1(λ) = tr K(K + nλ)^{-1} decays as λ^{-1/(2β)} (poly) and (2/ρ) ln(1/λ) (exp)",
+        prediction="poly: 2[c1 λ^{-1/(2β)} - 1/2], slope -1/(2β); exp: (2/ρ) ln(1/λ) - 1",
+        data="equispaced grid design x_i = (i-1)/n (circulant Gram matrix, exact FFT spectrum), B_2, B_4, "
+             f"exp(ρ=0.5) and exp(ρ=1) kernels, {DECAY_LEVELS} levels λ in the measured validity range; "
+             "no bandwidth rule",
+        metric="df1 at each λ; how negative the spectrum is (PSD check)",
+        estimators={"fft": grid_spectrum, "kernel": PeriodicKernel},
+        experiment=decay_experiment,
+        grid=PerProfile(ci=_per_kernel(DECAY_CASES, (2**16,), 1, ("fft",)),
+                        quick=_per_kernel(DECAY_CASES, (2**18,), 1, ("fft",)),
+                        full=_per_kernel(DECAY_CASES, (2**20,), 1, ("fft",))),
+        judge=judge_decay,
+        tolerance=Tolerance(
+            rule="slope -1/(2β) ± 0.02 and level within 1% (poly); within 0.1 absolute (exp); PSD spectrum",
+            evidence="validity ranges measured at n = 2^16 (relative level error per λ): poly, at "
+                     "λ^(-1/(2β)) = n/20 the β = 1 level is 1.2% low (aliased spectrum at finite n), 0.27% at "
+                     "n/50, so 10 <= λ^(-1/(2β)) <= n/50; β = 2 stops at λ = 1e-12 (error < 1e-4 there); exp: "
+                     "ln(1/λ) >= 6 (Euler-Maclaurin offset 0.40 at ln(1/λ) = 2.5, 0.009 at 6.3 for ρ = 0.5) and "
+                     "λ >= 1e-9 (the FFT's round-off eigenvalues, ~3e-12 each, add about n 3e-12 / (n λ): 0.12 at "
+                     "λ = e^-30, 5e-6 at e^-20). In range: worst level error 0.27% (β = 1), slopes -0.50 and "
+                     "-0.25; exp offsets <= 0.01."),
+        faults=(Fault("literal-bernoulli", "the paper's printed Bernoulli kernel B_{2β}(t)/(2β)! (wrong sign for "
+                      "even β, wrong scale)", {"kernel": faults.literal_bernoulli_kernel}),),
+    ),
+    Claim(
+        id="bach13.table1",
+        source="Bach 2013, Table 1 and App. C.3",
+        statement="λ*, the risk at λ* and d_ave(λ*) scale with n as Table 1 says (lines 1, 2, 5, 6)",
+        prediction="line 1 (β=1, δ=4): -2/5, -4/5, 1/5; line 2 (β=1, δ=2): -1/2, -3/4, 1/4; lines 5/6: "
+                   "-1/2 or -ρ/κ, log n / n, log n (log factors fitted on the same grid)",
+        data="equispaced grid design (exact FFT spectrum), noise σ² = 1; line 1: B_2 kernel, ν_i = i^-8; line 2: "
+             "B_2, ν_i = i^-4; line 5: exp(ρ=0.5), ν_i = e^-2i; line 6: exp(ρ=1), ν_i = e^-1.5i; no bandwidth rule",
+        metric="log-log slopes against n of λ* (exact risk minimised over λ), the risk at λ* and d_ave(λ*)",
+        estimators={"grid": grid_spectrum, "optimal_lambda": optimal_lambda},
+        experiment=table1_experiment,
+        grid=PerProfile(ci=_table1_grid(13), quick=_table1_grid(16), full=_table1_grid(20)),
+        judge=judge_table1,
+        tolerance=Tolerance(rule="every slope within ± 0.2 of the Table 1 exponent",
+                            evidence="pilot on the grid n = 2^8..2^13: worst |measured - predicted| slope 0.10 "
+                                     "(d_ave, line 5)."),
+        faults=(Fault("lambda-not-n-lambda", "λ* of the risk with K + λ I instead of K + n λ I (scikit-learn's "
+                      "alpha read as λ)", {"optimal_lambda": faults.optimal_lambda_without_n},
+                      keep=lambda c: c.p["line"] in ("line 1", "line 2")),),
+    ),
+    Claim(
+        id="bach13.rank-rule",
+        source="Bach 2013, Thm 4.1 / Sec. 4.4 (p linear in d), Fig. 2 right",
+        statement="Uniform column sampling needs p proportional to d: p_1%/d stays O(1) across n, and "
+                  "p = ⌈d ln n⌉ loses at most 1% of risk",
+        prediction="mean risk ratio at p = ⌈d ln n⌉ <= 1.01; p_1%/d in [0.25, 4]; log p_1% vs log d slope 1",
+        data=_RANDOM_DESIGN + "; B_2, B_4 and exp(ρ=1) kernels; columns in a uniformly random order "
+             f"(incomplete Cholesky), {RANK_DRAWS} draws per design",
+        metric="p_1%: the rank from which on the mean exact risk ratio risk(L_p)/risk(K) stays <= 1.01; that "
+               "ratio at p = ⌈d ln n⌉; d (Eq. 5) at λ*",
+        estimators={"random": random_order},
+        experiment=rank_experiment,
+        grid=PerProfile(ci=_per_kernel(RANK_KERNELS, (50, 100, 200, 400), 5, ("random",)),
+                        quick=_per_kernel(RANK_KERNELS, (50, 100, 200, 400, 800), 6, ("random",)),
+                        full=_per_kernel(RANK_KERNELS, (200, 400, 800, 1600, 3200), 20, ("random",))),
+        judge=judge_rank,
+        tolerance=Tolerance(
+            rule="ratio <= 1.01; band [0.25, 4] for every (kernel, n) mean with no censored cell; slope CI within "
+                 "1 ± 0.35",
+            evidence="pilots with exact risks, 10-20 draws of I, σ² = 0.25-1, B_2, B_4 and exp(ρ=1), n = 200-3200: "
+                     "p_1%/d in [0.74, 1.39], mean risk ratio at p = ⌈d ln n⌉ in [0.989, 1.0007]."),
+        faults=(Fault("crowded-columns", "the columns nearest x = 0.5 first instead of a random order",
+                      {"random": faults.crowded_order},
+                      keep=lambda c: c.p["kdecay"] == "poly" and c.seed < 2 and c.n <= 200),),
+        figure=rank_figure,
+    ),
+    Claim(
+        id="bach13.pivoting",
+        source="Bach 2013, Sec. 5 (Figs. 1-3: pivoting 'does not change significantly the results')",
+        statement="Incomplete Cholesky with column pivoting needs no more columns than uniform sampling, "
+                  "up to a factor 1.5",
+        prediction="p_1%(pivoted) <= 1.5 p_1%(uniform)",
+        data=_RANDOM_DESIGN + "; B_2 and exp(ρ=1) kernels; columns in a random order (5 draws per design) or "
+             "by column pivoting, on the same designs (paired by seed)",
+        metric="p_1% of each column order (as in bach13.rank-rule), pooled over (kernel, n)",
+        estimators={"random": random_order, "pivot": pivot_order},
+        experiment=rank_experiment,
+        grid=PerProfile(ci=_per_kernel(PIVOT_KERNELS, (100, 200, 400), 5, ("random", "pivot")),
+                        quick=_per_kernel(PIVOT_KERNELS, (100, 200, 400), 6, ("random", "pivot")),
+                        full=_per_kernel(PIVOT_KERNELS, (200, 400, 800, 1600, 3200), 20, ("random", "pivot"))),
+        judge=judge_pivot,
+        tolerance=Tolerance(rule="bootstrap 95% CI (over seeds, 2000 resamples) of the pooled ratio "
+                                 "sum p_1%(pivoted) / sum p_1%(uniform) below 1.5",
+                            evidence="no measurement recorded; 1.5 reads the paper's 'does not change significantly "
+                                     "the results, but may sometimes reduce the number of required columns'."),
+        faults=(Fault("crowded-pivots", "'pivoting' takes the columns nearest x = 0.5 first",
+                      {"pivot": faults.crowded_order},
+                      keep=lambda c: c.p["kdecay"] == "poly" and c.seed < 3 and c.n <= 200),),
+        figure=rank_figure,
+    ),
+    Claim(
+        id="bach13.fig1",
+        source="Bach 2013, Fig. 1",
+        statement="As p grows the relative prediction gap falls much faster than the relative matrix error",
+        prediction="p for a 1% prediction gap < p for 1% operator-norm error",
+        data=f"uniform random design, n = {FIG1_N}, B_2 kernel (eigenvalues ~ i^-2), signal ν_i = i^-4, σ² = 1, "
+             f"at λ*; nested columns in a random order ({FIG1_DRAWS} draws averaged) or by column pivoting; "
+             "no bandwidth rule",
+        metric="p from which on each mean curve stays <= 1%: relative prediction gap (risk(L_p) - risk(K)) / "
+               "risk(K), ||K - L_p||_op / ||K||_op, ||K - L_p||_tr / ||K||_tr",
+        estimators={"random": random_order, "pivot": pivot_order, "cholesky": incomplete_cholesky},
+        experiment=fig1_experiment,
+        grid=PerProfile(ci=_fig1_grid(3), quick=_fig1_grid(5), full=_fig1_grid(20)),
+        judge=judge_fig1,
+        tolerance=Tolerance(rule="in every draw, uniform and pivoted",
+                            evidence="no measurement recorded; the paper's Fig. 1 shows the gap curve reaching 1% "
+                                     "well before both matrix errors."),
+        faults=(Fault("unorthogonalised-cholesky", "an incomplete Cholesky that does not subtract the previous "
+                      "columns, so G G^T is not L", {"cholesky": faults.unorthogonalised_cholesky},
+                      keep=lambda c: c.seed == 0),),
+        figure=fig1_figure,
+    ),
+    Claim(
+        id="bach13.lemmaB1",
+        source="Bach 2013, Lemma B.1",
+        statement="λ_max[(1/n)Ψ^TΨ - (1/p)Ψ_I^TΨ_I] has a tail below r exp(-(pt²/2)/(λ_max(R² + t/3)))",
+        prediction="empirical tail below the bound at every t",
+        data=f"uniform random design, n = {B1_N}, B_2 kernel; Ψ = Φ((1/n)Φ^TΦ + γ I)^(-1/2) for Φ the top r = "
+             f"{B1_R} eigen-features of K; I uniform without replacement; no bandwidth rule",
+        metric=f"empirical tail P(λ_max[...] > t) at {len(B1_T)} levels t in [0.2, 0.95] over repeated draws of I",
+        estimators={"uniform": column_subset},
+        experiment=lemma_b1_experiment,
+        grid=PerProfile(ci=_lemma_b1_grid(200), quick=_lemma_b1_grid(1000), full=_lemma_b1_grid(5000)),
+        judge=judge_lemma_b1,
+        tolerance=Tolerance(rule="Clopper-Pearson 99% lower limit of the tail <= bound at every t; inconclusive "
+                                 "if the bound is vacuous everywhere",
+                            evidence="no measurement recorded; the slack is the binomial sampling error of the "
+                                     "tail (the bound itself is loose)."),
+        faults=(Fault("crowded-subset", "the p points nearest x = 0.5 instead of a uniform subset",
+                      {"uniform": faults.crowded_subset}),),
+    ),
+    Claim(
+        id="bach13.eq6",
+        source="Bach 2013, Theorem 4.1, Eq. (6)",
+        statement="The sufficient rank of Eq. (6) is larger than n at every n where exact KRR can be run",
+        prediction="p_6 = (32 d/δ + 2) log(n R²/(δλ*)) >= n for n <= 4096 (δ = 1/4); reported where it becomes < n",
+        data="equispaced grid design (exact FFT spectrum), B_2 kernel, signal ν_i = i^-4, σ² = 1, at λ*; "
+             "no bandwidth rule",
+        metric="p_6 / n, with d = df1 (Eq. (5) on the grid) and R² = π²/3",
+        estimators={"grid": grid_spectrum, "eq6_rank": eq6_p},
+        experiment=eq6_experiment,
+        grid=PerProfile(ci=_eq6_grid(19), quick=_eq6_grid(20), full=_eq6_grid(24)),
+        judge=judge_eq6,
+        tolerance=Tolerance(rule="reported; the claim fails if Eq. (6) is not vacuous at a tested n <= 4096",
+                            evidence="worked example: d = 52, R² = π²/3, λ = 4.6e-3, n = 3200, δ = 1/4 gives "
+                                     "p >= 1.07e5 >> n."),
+        faults=(Fault("practical-rank", "p = d ln n instead of Eq. (6)", {"eq6_rank": faults.practical_rank},
+                      keep=lambda c: c.n <= 2**14),),
+    ),
+]

@@ -1,53 +1,120 @@
 """sterge20: Sterge, Sriperumbudur, Rosasco & Rudi (2020), "Gain with no pain:
-efficient kernel-PCA by Nyström sampling" (seeds/000; notes and errata in
-reference/seed000.md). Every ``sterge20.*`` row of CLAIMS.md is registered here.
+efficient kernel-PCA by Nyström sampling".
 
-Rate claims run on the Fourier explicit-feature population model on U[0,1)
-(reference section 5a), where the population reconstruction error R(P) of a
-fitted projector is exact (no test-set noise): the kernel is linear in the J
-features, so every method runs with ``Kernel("linear")`` on the feature rows.
-The estimators are looked up as module globals at call time, which is how the
-planted-fault tests swap in broken ones.
+The rate claims run on the Fourier explicit-feature population model on U[0,1):
+features sqrt(lambda_i) psi_i(x) with psi the orthonormal Fourier basis, so the
+covariance is C = diag(lambda) and the population reconstruction error
+R(P) = sum_i lambda_i (1 - ||Q_i||^2) of a fitted projector with basis Q is exact
+(no test-set noise). The kernel is linear in the J features, so every method runs
+with ``Kernel("linear")`` on the feature rows. The in-sample claims use a Gaussian
+kernel on uniform data; the digits claim uses scikit-learn's digits (or ``--data``).
+
+Every part a planted fault replaces is an estimator of its claim: the landmark
+strategy (``uniform``, ``als``, ``fixed-m``), the Nyström class (``nystrom``), the
+exact KPCA class (``ekpca``) and the leverage-score sum (``leverage``).
 """
 
 from __future__ import annotations
 
+import functools
 import math
+from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 from scipy.stats import binom
 
-from kpca_suite.kernels import Kernel
+from kpca_suite.kernels import Kernel, median_gamma
 from kpca_suite.methods import ExactKPCA, FixedLandmarks, LeverageScoreLandmarks, NystromKPCA, UniformLandmarks
 from kpca_suite.theory import (FourierModel, basis_from_coefficients, default_J, ekpca_population_error, exp_grid,
-                    fit_line, fit_loglog, octaves, poly_grid, verdict_from_ci)
+                               fit_line, fit_loglog, octaves, poly_grid, verdict_from_ci)
 from kpca_suite.theory.bounds import ekpca_bound_eq17, nystrom_bound_eq15
-from kpca_suite.theory.effective_dimension import effective_dimension, empirical_effective_dimension, max_effective_dimension
+from kpca_suite.theory.effective_dimension import (effective_dimension, empirical_effective_dimension,
+                                                   max_effective_dimension)
 
-from ..analysis import cell_rng, collect, combine, fmt_ci
+from ..claim import Cell, CellList, Claim, Fault, Fit, Grid, Outcome, Paper, PerProfile, Tolerance
+from ..judging import AllOf, AllWithin, SlopeInBand, collect, combine, fmt_band, fmt_ci
 from ..plots import save_figure
-from ..registry import Cell, Claim, Fit, Verdict, register
 
-PAPER = "sterge20"
+PAPER = Paper(
+    key="sterge20",
+    citation="A. Sterge, B. Sriperumbudur, L. Rosasco, A. Rudi (2020), 'Gain with no pain: efficient "
+             "kernel-PCA by Nyström sampling', AISTATS 2020.",
+    errata="""\
+- The covariance C = E k(.,X) (x) k(.,X) and the Gram matrix are **uncentered** everywhere; the
+  "zero mean" wording of Sec. 3.1 is motivation only. scikit-learn's `KernelPCA` (and `Nystroem` +
+  `PCA`) center, so neither is the paper's method; ours does not center.
+- Normalisations: lambda_hat_i = eig(K)/n and lambda_hat_{i,m} = eig(M)/n = eig(K~)/n with
+  M = K_mm^{-1/2} K_mn K_nm K_mm^{-1/2}; the coefficient in eq. (6) is 1/sqrt(eig(K)); the ridge
+  leverage scores are l_i(s) = [K (K + n s I)^{-1}]_ii, i.e. the regulariser is n s on the
+  unnormalised K; in eq. (18) the alpha_j are unit eigenvectors of K/n, not the coefficient vectors.
+  Using eig(K) instead of eig(K)/n in the leverage-score sum gives the scores of K + s I, a planted
+  fault of `sterge20.effdim`.
+- l is n^(theta/alpha) (not n^theta) for polynomial decay and (theta/tau) ln n for exponential
+  decay; both need rounding and Nyström needs l <= m. The rate grids pick n = l^(alpha/theta) and
+  n = e^(tau l/theta) so that l is an integer.
+- The theorems bound the **population** error R(P); the experiments of Sec. 5 plot the
+  **in-sample** R_hat, which is biased downward (sum_{i>l} lambda_hat_i). The rate claims measure the
+  exact population R.
+- Sec. 5 says Nyström KPCA becomes "surprisingly better than EKPCA" beyond some l. For the plotted
+  in-sample error this is impossible: K - K~ = Z_n (I - P_m) Z_n^* is positive semi-definite (see
+  eq. (28)), so sum_{i<=l} lambda_hat_{i,m} <= sum_{i<=l} lambda_hat_i and R_hat_nys(l) >= R_hat_ekpca(l)
+  for every l (and R_hat_nys is constant for l > m). The likely cause is numerical: an
+  ill-conditioned, unregularised K_mm^{-1/2}. The suite asserts the inequality instead
+  (`sterge20.insample-order`, `sterge20.digits`).
+- K_mm is numerically singular for smooth kernels, for exponential eigen-decay and for ALS
+  duplicates: K_mm^{-1/2} is taken through an eigendecomposition with a relative cut-off, and the
+  effective rank is recorded. ALS draws with replacement; duplicates are dropped (the span alone
+  defines the projector, so no reweighting is needed). The paper gives no algorithm for its
+  T-approximate leverage scores; ours are Nyström estimates from a uniform pilot of m points.
+- The rates carry constants and log factors: compare a measured slope with the slope of the exact
+  R_{C,l} = sum_{i>l} lambda_i on the same grid, not with the asymptotic exponent (sum_{i>l} i^-2 is
+  about 1/(l + 1/2); for exponential decay the log n factor flattens the local slope by about 1/ln n).
+- The literal conditions of Theorem 4.1 (m >= 334 log(8n/delta), n >= 1655 kappa, ...) cannot be met at
+  benchmark sizes; the bound claim uses the literal m of Theorem 4.1(i) capped at n, and reports how
+  loose eqs. (15) and (17) are. N_{C,inf}(t) <= kappa / t.
+- Slips in the proofs: Cor. 4.2(i) / 4.3(i) cite Theorem 4.1(i) but follow from eq. (13);
+  Cor. 4.2(iv) cites "Theorem 4.1(iv)", meaning (ii); Cor. 4.3(ii) cites Theorem 4.1(ii), meaning
+  eq. (17); eq. (27) names Hoffman-Wielandt where Weyl's inequality is used; the definition of
+  "<~_P" writes probability >= delta for >= 1 - delta.
+- Sec. 5: the Gaussian kernel is exp(-sigma ||x - y||^2) with sigma = 1e-7, a gamma, sensible only on
+  raw 0-255 MNIST pixels; Figure 2's caption says digit 5 but shows digit 2. MNIST is not shipped:
+  the digits claim uses scikit-learn's 8x8 digits with the median-heuristic gamma (or the user's
+  `--data`).
+""",
+)
+
 LINEAR = Kernel("linear")
 THETA = 0.5
 ALPHA = 2.0  # polynomial decay lambda_i = i^-alpha (Corollary 4.2)
 TAU = 0.25  # exponential decay lambda_i = e^{-tau i} (Corollary 4.3)
-# Seeds per profile for the rate claims (CLAIMS.md: at least 5).
-SEEDS = {"ci": 5, "quick": 10, "full": 20}
-# Integer ell grids (reference 5c: n = ell^(alpha/theta) or e^(tau ell/theta) keeps
-# ell an integer); each spans at least 5 octaves of n.
-POLY_ELLS = {"ci": range(3, 9), "quick": range(3, 11), "full": range(3, 15)}   # n = 81 .. 4096 / 10^4 / 38416
-POLY_J = {"ci": 1024, "quick": 2048, "full": 4096}
-EXP_ELLS = {"ci": range(12, 21), "quick": range(12, 23), "full": range(12, 25)}  # n = 403 .. 22026 / 59874 / 162755
+SEEDS = PerProfile(ci=5, quick=10, full=20)  # at least 5 seeds for every rate fit
+# Integer l grids (n = l^(alpha/theta) or e^(tau l/theta)); each spans at least 5 octaves of n.
+POLY_ELLS = PerProfile(ci=range(3, 9), quick=range(3, 11), full=range(3, 15))   # n = 81 .. 4096 / 10^4 / 38416
+POLY_J = PerProfile(ci=1024, quick=2048, full=4096)
+EXP_ELLS = PerProfile(ci=range(12, 21), quick=range(12, 23), full=range(12, 25))  # n = 403 .. 22026 / 59874 / 162755
 
 
-def _check(profile):
-    if profile not in SEEDS:
-        raise ValueError(f"profile must be one of {tuple(SEEDS)}, got {profile!r}")
+# ---------------------------------------------------------------------- estimators
+
+def uniform_landmarks(m, s=None):
+    """Plain Nyström (Sec. 3.2): m landmarks uniform without replacement."""
+    return UniformLandmarks(m)
 
 
-# -- shared experiment pieces ---------------------------------------------------
+def leverage_landmarks(m, s):
+    """ALS Nyström (Sec. 3.2.1): m i.i.d. draws from approximate ridge leverage
+    scores l_i(s) = [K (K + n s I)^{-1}]_ii (pilot of m points), deduplicated."""
+    return LeverageScoreLandmarks(m, s=s)
+
+
+def leverage_score_sum(Phi, t):
+    """sum_i l_i(t) = tr K (K + n t I)^{-1} = sum_i lhat_i / (lhat_i + t), lhat = eig(K)/n
+    (Sec. 3.2.1). For K = Phi Phi^T the nonzero lhat are eig(Phi^T Phi / n), O(n J^2)."""
+    return empirical_effective_dimension(np.linalg.eigvalsh(Phi.T @ Phi / Phi.shape[0]), t)
+
+
+# ---------------------------------------------------------------------- shared experiment pieces
 
 def _model(p) -> FourierModel:
     return FourierModel(p["decay"], p["rate"], p["J"])
@@ -55,11 +122,11 @@ def _model(p) -> FourierModel:
 
 def _sample_features(cell: Cell):
     model = _model(cell.p)
-    x = model.sample(cell.n, cell_rng(cell))
+    x = model.sample(cell.n, cell.rng())
     return model, model.features(x)
 
 
-def _nystrom_R(model, Phi, ell, landmarks, rng):
+def _nystrom_R(model, Phi, ell, landmarks, rng, nystrom):
     """Population error of a Nyström fit: Q = Phi_S^T A, R = sum_i lam_i (1 - ||Q_i||^2).
 
     If K_mm of the drawn landmarks has numerical rank r < l (possible for m = l),
@@ -67,60 +134,82 @@ def _nystrom_R(model, Phi, ell, landmarks, rng):
     and k = r is returned with R.
     """
     idx = tuple(landmarks.select(Phi, LINEAR, rng))
-    est = NystromKPCA(min(ell, len(idx)), LINEAR, landmarks=FixedLandmarks(idx))
+    est = nystrom(min(ell, len(idx)), LINEAR, landmarks=FixedLandmarks(idx))
     try:
         est.fit(Phi)
     except ValueError:
         if getattr(est, "effective_rank_", ell) >= min(ell, len(idx)):
             raise
-        est = NystromKPCA(est.effective_rank_, LINEAR, landmarks=FixedLandmarks(idx)).fit(Phi)
+        est = nystrom(est.effective_rank_, LINEAR, landmarks=FixedLandmarks(idx)).fit(Phi)
     Q = basis_from_coefficients(est.basis_points_, est.coefficients_)
     return model.reconstruction_error(Q), len(idx), est.n_components
 
 
-def _grid(decay, profile):
-    if decay == "poly":
-        ells = list(POLY_ELLS[profile])
-        return ells, poly_grid(ells, ALPHA, THETA), dict(decay="poly", rate=ALPHA, J=POLY_J[profile])
-    ells = list(EXP_ELLS[profile])
-    return ells, exp_grid(ells, TAU, THETA), dict(decay="exp", rate=TAU, J=default_J("exp", TAU))
+# ---------------------------------------------------------------------- rate claims: sweep
 
-
-def _m_uniform(n):
+def _m_uniform(n, decay=None, ell=None):
     """Corollaries 4.2 / 4.3, theta < 1, uniform sampling: m = ceil(n^theta ln n)."""
     return min(n, math.ceil(n**THETA * math.log(n)))
 
 
 def _m_als(n, decay, ell):
-    """ALS rows of the rate table: m = ceil(n^(theta/alpha) ln n) = ceil(ell ln n)
+    """ALS rows of the rate table: m = ceil(n^(theta/alpha) ln n) = ceil(l ln n)
     (poly), ceil((ln n)^2) (exp)."""
     return min(n, math.ceil(ell * math.log(n)) if decay == "poly" else math.ceil(math.log(n) ** 2))
 
 
-def _rate_cells(claim_id, method, decay, profile, m_rule):
-    _check(profile)
-    ells, ns, spec = _grid(decay, profile)
-    assert octaves(ns) >= 5, "CLAIMS.md: rate fits need at least 5 octaves of n"
-    return [Cell.make(claim_id, method, n, seed, ell=ell, m=m_rule(n, decay, ell), theta=THETA, **spec)
-            for ell, n in zip(ells, ns) for seed in range(SEEDS[profile])]
+def _m_ell(n, decay, ell):
+    """The ablation: a fixed small m = l."""
+    return ell
 
 
-def run_rate_cell(cell: Cell) -> dict:
-    """One Nyström fit on the population model; R, the exact R_{C,l}, and (for
-    ALS) the EKPCA error on the same sample.
+def _rate_params(ell_of, decay, m_rule, n):
+    """The settings that follow n on a rate grid: l and m."""
+    ell = ell_of[n]
+    return dict(ell=ell, m=m_rule(n, decay, ell))
 
-    uniform / fixed-m: landmarks uniform without replacement, m from the cell;
-    als: i.i.d. draws from approximate ridge leverage scores at s = t = n^-theta
-    (the t of Corollaries 4.2 / 4.3 for theta < 1), pilot size m, deduplicated.
+
+def _rate_grid(decay, m_rule, method, profile) -> Grid:
+    """l on an integer grid, n = l^(alpha/theta) (poly, Cor. 4.2) or e^(tau l/theta)
+    (exp, Cor. 4.3), m = m_rule(n, decay, l), theta = 1/2."""
+    if decay == "poly":
+        ells = list(POLY_ELLS[profile])
+        ns = poly_grid(ells, ALPHA, THETA)
+        spec = dict(decay="poly", rate=ALPHA, J=POLY_J[profile])
+        text = f"{decay}: l = {ells[0]}..{ells[-1]}, n = l^4, J = {POLY_J[profile]}, {SEEDS[profile]} seeds"
+    else:
+        ells = list(EXP_ELLS[profile])
+        ns = exp_grid(ells, TAU, THETA)
+        spec = dict(decay="exp", rate=TAU, J=default_J("exp", TAU))
+        text = f"{decay}: l = {ells[0]}..{ells[-1]}, n = e^(l/2), τ = {TAU}, {SEEDS[profile]} seeds"
+    assert octaves(ns) >= 5, "rate fits need at least 5 octaves of n"
+    ns = tuple(int(n) for n in ns)
+    return Grid(sizes=ns, seeds=SEEDS[profile], params=dict(theta=THETA, **spec),
+                per_size=functools.partial(_rate_params, dict(zip(ns, ells)), decay, m_rule),
+                methods=(method,), describe=text)
+
+
+def _rate_grids(decays, m_rule, method) -> PerProfile:
+    def grids(profile):
+        out = tuple(_rate_grid(d, m_rule, method, profile) for d in decays)
+        return out if len(out) > 1 else out[0]
+    return PerProfile(ci=grids("ci"), quick=grids("quick"), full=grids("full"))
+
+
+# ---------------------------------------------------------------------- rate claims: experiment
+
+def rate_experiment(cell: Cell, estimators) -> dict:
+    """One Nyström fit on the population model: R, the exact R_{C,l} = sum_{i>l} lambda_i,
+    their ratio, and for ALS the EKPCA error on the same sample.
+
+    The landmark strategy is ``estimators[cell.method](m, s)`` with s = n^-theta
+    (the t of Corollaries 4.2 / 4.3 for theta < 1; used by ALS only); the
+    Nyström class is ``estimators["nystrom"]``.
     """
     p = cell.p
     model, Phi = _sample_features(cell)
-    rng = cell_rng(cell, "landmarks")
-    if cell.method == "als":
-        landmarks = LeverageScoreLandmarks(p["m"], s=cell.n ** -p["theta"])
-    else:
-        landmarks = UniformLandmarks(p["m"])
-    R, m_eff, k = _nystrom_R(model, Phi, p["ell"], landmarks, rng)
+    landmarks = estimators[cell.method](p["m"], s=cell.n ** -p["theta"])
+    R, m_eff, k = _nystrom_R(model, Phi, p["ell"], landmarks, cell.rng("landmarks"), estimators["nystrom"])
     tail = model.tail(p["ell"])
     out = {"R": R, "R_C": tail, "ratio": R / tail, "m_eff": float(m_eff), "k": float(k)}
     if cell.method == "als":
@@ -129,159 +218,62 @@ def run_rate_cell(cell: Cell) -> dict:
     return out
 
 
-def _reference_slope(x, Yref):
-    """OLS slope of the deterministic exact R_{C,l} on the same grid."""
-    ref = np.nanmean(Yref, axis=1)
-    return float(np.polyfit(np.log(x), np.log(ref), 1)[0]), ref
+# ---------------------------------------------------------------------- rate claims: judging
+
+@dataclass(frozen=True)
+class MeanAtMost:
+    """The largest per-size seed mean of ``metric`` is at most ``tol``."""
+
+    metric: str
+    tol: float
+    what: str
+
+    def __call__(self, results, profile) -> Outcome:
+        _, Y = collect(results, self.metric)
+        worst = float(np.nanmax(np.nanmean(Y, axis=1)))
+        return Outcome("holds" if worst <= self.tol else "fails", f"max mean {self.what} {worst:.3f} (<= {self.tol:g})",
+                       [], {f"max_mean_{self.metric}": worst}, {f"max_mean_{self.metric}_at_most": self.tol})
 
 
-def _rate_judge(results, band_of, label, ratio_checks=True):
-    """Slope of mean R vs n against a band built from the reference slope, plus
-    (ratio_checks) R / R_{C,l} <= 1.5 everywhere and not growing (slope <= +0.05)."""
-    x, Y = collect(results, "R")
-    _, Yc = collect(results, "R_C")
-    ref_slope, ref = _reference_slope(x, Yc)
-    fit = fit_loglog(x, Y)
-    band = band_of(ref_slope)
-    parts = [verdict_from_ci(fit.ci, band)]
-    measured = {"slope": fit.slope, "ci_low": fit.ci[0], "ci_high": fit.ci[1], "octaves": octaves(x)}
-    summary = f"slope {fmt_ci(fit)} vs band [{band[0]:+.3f}, {band[1]:+.3f}] (exact R_C,l slope {ref_slope:+.3f})"
-    if ratio_checks:
-        _, Yr = collect(results, "ratio")
-        rfit = fit_loglog(x, Yr)
-        max_ratio = float(np.nanmax(np.nanmean(Yr, axis=1)))
-        parts.append("holds" if max_ratio <= 1.5 else "fails")
-        parts.append(verdict_from_ci(rfit.ci, (-np.inf, 0.05)))
-        measured.update(max_mean_ratio=max_ratio, ratio_slope=rfit.slope)
-        summary += f"; max mean R/R_C,l {max_ratio:.3f}, its slope {fmt_ci(rfit)} (<= +0.05)"
-    fits = [Fit(label, x, Y, fit.slope, fit.ci, fit.intercept, predicted=ref_slope, band=band,
-                reference=ref, ylabel="population R(P)")]
-    return combine(parts), summary, fits, measured, {"reference_slope": ref_slope, "band": list(band)}
+@dataclass(frozen=True)
+class OnDecay:
+    """A rule applied to the cells of one eigen-decay (the ALS claim sweeps both)."""
+
+    decay: str
+    rule: Callable
+
+    def __call__(self, results, profile) -> Outcome:
+        return self.rule([r for r in results if r.cell.p["decay"] == self.decay], profile)
 
 
-# -- sterge20.cor42-poly / cor43-exp ---------------------------------------------------
-
-def _judge_cor42(results, profile):
-    status, summary, fits, measured, predicted = _rate_judge(
-        results, lambda r: (r - 0.05, r + 0.05), "uniform Nyström, m = n^θ ln n")
-    return Verdict("sterge20.cor42-poly", status, summary, fits, measured, predicted)
+def _within(width):
+    """Band reference slope +- width."""
+    return functools.partial(_band_around, width)
 
 
-def _judge_cor43(results, profile):
-    status, summary, fits, measured, predicted = _rate_judge(
-        results, lambda r: (-THETA - 0.1, -THETA + 0.15), "uniform Nyström, m = n^θ ln n")
-    return Verdict("sterge20.cor43-exp", status, summary, fits, measured, predicted)
+def _band_around(width, ref):
+    return (ref - width, ref + width)
 
 
-register(Claim(
-    id="sterge20.cor42-poly", paper=PAPER, source="Sterge et al. 2020, Corollary 4.2 (polynomial decay)",
-    statement="Uniform Nyström KPCA with m = n^θ ln n and l = n^(θ/α) attains the rate of R_{C,l}",
-    prediction="slope of population R vs n = slope of exact R_{C,l} on the same grid (≈ -θ(1-1/α) = -0.25)",
-    tolerance="|slope - reference| <= 0.05 (CI inside); mean R/R_{C,l} <= 1.5 and its slope <= +0.05",
-    cells=lambda profile, options: _rate_cells("sterge20.cor42-poly", "uniform", "poly", profile,
-                                               lambda n, d, ell: _m_uniform(n)),
-    run_cell=run_rate_cell, judge=_judge_cor42,
-    sizes={pr: f"l = {POLY_ELLS[pr].start}..{POLY_ELLS[pr].stop - 1}, n = l^4, J = {POLY_J[pr]}, {SEEDS[pr]} seeds"
-           for pr in SEEDS},
-))
-
-register(Claim(
-    id="sterge20.cor43-exp", paper=PAPER, source="Sterge et al. 2020, Corollary 4.3 (exponential decay)",
-    statement="Uniform Nyström KPCA with m = n^θ ln n and l = (θ/τ) ln n attains R ≍ n^-θ",
-    prediction="slope of population R vs n ≈ -θ = -0.5",
-    tolerance="slope CI inside [-θ-0.1, -θ+0.15]; mean R/R_{C,l} <= 1.5 and its slope <= +0.05",
-    cells=lambda profile, options: _rate_cells("sterge20.cor43-exp", "uniform", "exp", profile,
-                                               lambda n, d, ell: _m_uniform(n)),
-    run_cell=run_rate_cell, judge=_judge_cor43,
-    sizes={pr: f"l = {EXP_ELLS[pr].start}..{EXP_ELLS[pr].stop - 1}, n = e^(l/2), τ = {TAU}, {SEEDS[pr]} seeds"
-           for pr in SEEDS},
-))
+def _stall_band(ref):
+    """The ablation stalls: slope at least 0.1 shallower than the exact R_{C,l}."""
+    return (ref + 0.1, np.inf)
 
 
-# -- sterge20.als ---------------------------------------------------------------------
-
-def _judge_als(results, profile):
-    parts, summaries, fits, measured = [], [], [], {}
-    for decay in ("poly", "exp"):
-        rows = [r for r in results if r.cell.p["decay"] == decay]
-        if not rows:
-            continue
-        x, Y = collect(rows, "R")
-        _, Ye = collect(rows, "R_ekpca")
-        _, Yq = collect(rows, "ratio_ekpca")
-        fit, efit, qfit = fit_loglog(x, Y), fit_loglog(x, Ye), fit_loglog(x, Yq)
-        if decay == "poly":
-            # Same slope as EKPCA: the paired per-seed ratio R_als / R_ekpca has slope 0 +- 0.05.
-            parts.append(verdict_from_ci(qfit.ci, (-0.05, 0.05)))
-            band = (efit.slope - 0.05, efit.slope + 0.05)
-            summaries.append(f"poly: ALS {fmt_ci(fit)}, EKPCA {fmt_ci(efit)}, slope of ratio {fmt_ci(qfit)} in ±0.05")
-        else:
-            # One-sided (the rates are upper bounds). Evidence, ci grid l = 10..18 and 12..20,
-            # seeds 0-4: ALS slopes -0.613 [-0.649, -0.574] and -0.581 [-0.616, -0.546], steeper
-            # than EKPCA's -0.51 because the paired ratio R_als / R_ekpca falls from ~1.2-1.5
-            # to 1.007 (reference 5c saw the same "pre-asymptotic catch-up", -0.586). A
-            # two-sided band would call catching up a failure; a growing ratio is the failure.
-            band = (-np.inf, -THETA + 0.15)
-            parts.append(verdict_from_ci(fit.ci, band))
-            parts.append(verdict_from_ci(qfit.ci, (-np.inf, 0.05)))
-            summaries.append(f"exp: ALS {fmt_ci(fit)} <= {band[1]:+.2f}, EKPCA {fmt_ci(efit)}, "
-                             f"slope of ratio {fmt_ci(qfit)} <= +0.05")
-        measured.update({f"{decay}_slope": fit.slope, f"{decay}_ekpca_slope": efit.slope,
-                         f"{decay}_ratio_slope": qfit.slope})
-        fits.append(Fit(f"ALS Nyström ({decay})", x, Y, fit.slope, fit.ci, fit.intercept,
-                        predicted=efit.slope, band=band, reference=np.nanmean(Ye, axis=1),
-                        ylabel="population R(P)"))
-    return Verdict("sterge20.als", combine(parts), "; ".join(summaries), fits, measured,
-                   {"poly": "slope(ALS) = slope(EKPCA) ± 0.05", "exp": "slope <= -0.35; R_als/R_ekpca not growing"})
+def _rate_judge(slope_band, label):
+    """Slope of mean R vs n in a band (around the exact R_{C,l} slope), mean
+    R / R_{C,l} <= 1.5 at every size, and its slope <= +0.05 (not growing)."""
+    return AllOf(
+        SlopeInBand("R", band=slope_band, label=label, ylabel="population R(P)", reference="R_C"),
+        MeanAtMost("ratio", 1.5, "R/R_C,l"),
+        SlopeInBand("ratio", band=(-np.inf, 0.05), label=f"{label}: R/R_C,l", ylabel="R / R_C,l",
+                    name="ratio_slope"),
+    )
 
 
-register(Claim(
-    id="sterge20.als", paper=PAPER, source="Sterge et al. 2020, Theorem 4.1(ii), Corollaries 4.2(iv) / 4.3(iv)",
-    statement="Nyström KPCA with approximate-leverage-score landmarks needs only m = n^(θ/α) ln n (poly) "
-              "or (ln n)^2 (exp) to keep the EKPCA rate",
-    prediction="same slope as EKPCA",
-    tolerance="poly: slope of the paired ratio R_als/R_ekpca within ±0.05; exp: slope <= -θ+0.15 and "
-              "ratio slope <= +0.05 (one-sided: catching up is allowed)",
-    cells=lambda profile, options: (
-        _rate_cells("sterge20.als", "als", "poly", profile, _m_als)
-        + _rate_cells("sterge20.als", "als", "exp", profile, _m_als)),
-    run_cell=run_rate_cell, judge=_judge_als,
-    sizes={pr: f"the cor42 and cor43 grids, {SEEDS[pr]} seeds" for pr in SEEDS},
-))
+# ---------------------------------------------------------------------- sterge20.effdim
 
-
-# -- sterge20.ablation ------------------------------------------------------------------
-
-def _judge_ablation(results, profile):
-    x, Y = collect(results, "R")
-    _, Yc = collect(results, "R_C")
-    ref_slope, ref = _reference_slope(x, Yc)
-    fit = fit_loglog(x, Y)
-    band = (ref_slope + 0.1, np.inf)
-    status = verdict_from_ci(fit.ci, band)
-    summary = (f"m = l slope {fmt_ci(fit)} vs exact R_C,l slope {ref_slope:+.3f}: "
-               f"stall {'observed' if status == 'holds' else 'not observed'} (needs slope >= {band[0]:+.3f})")
-    fits = [Fit("uniform Nyström, m = l", x, Y, fit.slope, fit.ci, fit.intercept, predicted=ref_slope,
-                band=band, reference=ref, ylabel="population R(P)")]
-    return Verdict("sterge20.ablation", status, summary, fits,
-                   {"slope": fit.slope, "stall": fit.slope - ref_slope}, {"stall_at_least": 0.1})
-
-
-register(Claim(
-    id="sterge20.ablation", paper=PAPER, source="Sterge et al. 2020, Remark 1 (the m requirement); negative control",
-    statement="With a fixed small m = l the Nyström rate stalls",
-    prediction="slope at least 0.1 shallower than the exact R_{C,l} slope",
-    tolerance="holds when the CI lies above reference + 0.1",
-    cells=lambda profile, options: _rate_cells("sterge20.ablation", "fixed-m", "exp", profile,
-                                               lambda n, d, ell: ell),
-    run_cell=run_rate_cell, judge=_judge_ablation,
-    sizes={pr: f"the cor43 grid with m = l, {SEEDS[pr]} seeds" for pr in SEEDS},
-))
-
-
-# -- sterge20.effdim --------------------------------------------------------------------
-
-EFFDIM_N = {"ci": 4000, "quick": 8000, "full": 20000}
+EFFDIM_N = PerProfile(ci=4000, quick=8000, full=20000)
 EFFDIM_T = 8
 
 
@@ -294,30 +286,26 @@ def _effdim_levels(n):
     return np.geomspace(3 * math.log(n) / n, 0.05, EFFDIM_T)
 
 
-def _gram_spectrum(Phi):
-    """lambda_hat = eig(K) / n: for K = Phi Phi^T its nonzero eigenvalues are those
-    of Phi^T Phi / n (J x J), O(n J^2) instead of O(n^3)."""
-    return np.linalg.eigvalsh(Phi.T @ Phi / Phi.shape[0])
-
-
-def run_effdim_cell(cell: Cell) -> dict:
-    """sum_i l_i(t) = sum_i lhat_i / (lhat_i + t) (trace identity, reference 5b item 9)
-    against the population N_C(t) = sum_i lam_i / (lam_i + t) (Theorem 4.1)."""
+def effdim_experiment(cell: Cell, estimators) -> dict:
+    """sum_i l_i(t) (``estimators["leverage"]``) against the population
+    N_C(t) = sum_i lam_i / (lam_i + t) (Theorem 4.1) at each level t."""
     model, Phi = _sample_features(cell)
     t = _effdim_levels(cell.n)
-    S = empirical_effective_dimension(_gram_spectrum(Phi), t)
+    S = estimators[cell.method](Phi, t)
     N = effective_dimension(model.eigenvalues, t)
     return {**{f"S{i}": float(S[i]) for i in range(len(t))}, **{f"N{i}": float(N[i]) for i in range(len(t))}}
 
 
-def _judge_effdim(results, profile):
+def judge_effdim(results, profile) -> Outcome:
+    """Per decay: max relative error of the seed-mean sum_i l_i(t) against N_C(t)
+    <= 10%; poly: slope of log S vs log t within 10% of -1/alpha (Prop. A.1);
+    exp: slope of S vs ln(1/t) within 10% of 1/tau (N_C = (1/tau) ln(1/t) + O(1), Prop. A.2)."""
     parts, summaries, fits, measured = [], [], [], {}
     for decay in ("poly", "exp"):
         rows = [r for r in results if r.cell.p["decay"] == decay]
         if not rows:
             continue
-        n = rows[0].cell.n
-        t = _effdim_levels(n)
+        t = _effdim_levels(rows[0].cell.n)
         S = np.array([[r.metrics[f"S{i}"] for r in rows] for i in range(len(t))])  # (levels, seeds)
         N = np.array([rows[0].metrics[f"N{i}"] for i in range(len(t))])
         rel = float(np.max(np.abs(S.mean(axis=1) - N) / N))
@@ -328,42 +316,29 @@ def _judge_effdim(results, profile):
             fits.append(Fit("sum_i l_i(t), poly", t, S, fit.slope, fit.ci, fit.intercept, predicted=-1 / ALPHA,
                             band=band, reference=N, xlabel="t", ylabel="effective dimension"))
         else:
-            # N_C(t) = (1/tau) ln(1/t) + O(1) (Prop. A.2): slope of S against ln(1/t) is 1/tau.
             fit = fit_line(np.log(1 / t), S)
             band = (0.9 / TAU, 1.1 / TAU)
         parts.append(verdict_from_ci(fit.ci, band))
         measured.update({f"{decay}_max_rel_err": rel, f"{decay}_slope": fit.slope})
-        summaries.append(f"{decay}: max rel. err {rel:.3f} (<= 0.10), slope {fmt_ci(fit)} in "
-                         f"[{band[0]:+.3f}, {band[1]:+.3f}]")
-    return Verdict("sterge20.effdim", combine(parts), "; ".join(summaries), fits, measured,
+        summaries.append(f"{decay}: max rel. err {rel:.3f} (<= 0.10), slope {fmt_ci(fit)} in {fmt_band(band)}")
+    return Outcome(combine(parts), "; ".join(summaries), fits, measured,
                    {"poly_slope": -1 / ALPHA, "exp_slope_in_ln_1_over_t": 1 / TAU, "rel_err_at_most": 0.10})
 
 
-def _effdim_cells(profile, options):
-    _check(profile)
+def _effdim_grid(profile):
     n = EFFDIM_N[profile]
-    specs = [dict(decay="poly", rate=ALPHA, J=POLY_J[profile]),
-             dict(decay="exp", rate=TAU, J=default_J("exp", TAU))]
-    return [Cell.make("sterge20.effdim", "leverage", n, seed, **spec)
-            for spec in specs for seed in range(SEEDS[profile])]
+    return (Grid(sizes=(n,), seeds=SEEDS[profile], params=dict(decay="poly", rate=ALPHA, J=POLY_J[profile]),
+                 describe=f"poly: n = {n}, {EFFDIM_T} levels t, {SEEDS[profile]} seeds"),
+            Grid(sizes=(n,), seeds=SEEDS[profile], params=dict(decay="exp", rate=TAU, J=default_J("exp", TAU)),
+                 describe=f"exp: n = {n}, {EFFDIM_T} levels t, {SEEDS[profile]} seeds"))
 
 
-register(Claim(
-    id="sterge20.effdim", paper=PAPER, source="Sterge et al. 2020, Sec. 3.2.1 and Props. A.1 / A.2",
-    statement="The sum of the ridge leverage scores estimates the effective dimension N_C(t)",
-    prediction="sum_i l_i(t) ≈ N_C(t); log N_C vs log t slope -1/α (poly); N_C ≈ (1/τ) ln(1/t) + O(1) (exp)",
-    tolerance="relative error <= 10% for 3 ln(n)/n <= t <= 0.05; slopes within 10% (CI inside)",
-    cells=_effdim_cells, run_cell=run_effdim_cell, judge=_judge_effdim,
-    sizes={pr: f"n = {EFFDIM_N[pr]}, {EFFDIM_T} levels t, {SEEDS[pr]} seeds" for pr in SEEDS},
-))
-
-
-# -- sterge20.thm41-bound -----------------------------------------------------------------
+# ---------------------------------------------------------------------- sterge20.thm41-bound
 
 BOUND_TAU, BOUND_ELL, BOUND_DELTA = 2.0, 4, 0.05
-BOUND_NS = {"ci": [2**k for k in range(15, 21)], "quick": [2**k for k in range(15, 21)],
-            "full": [2**k for k in range(15, 23)]}
-BOUND_SEEDS = {"ci": 5, "quick": 10, "full": 50}
+BOUND_NS = PerProfile(ci=tuple(2**k for k in range(15, 21)), quick=tuple(2**k for k in range(15, 21)),
+                      full=tuple(2**k for k in range(15, 23)))
+BOUND_SEEDS = PerProfile(ci=5, quick=10, full=50)
 
 
 def _bound_setting(n, model):
@@ -384,17 +359,18 @@ def _bound_setting(n, model):
     return t, m, float(b15.min()), float(b17.min())
 
 
-def run_bound_cell(cell: Cell) -> dict:
+def bound_experiment(cell: Cell, estimators) -> dict:
     """R of uniform Nyström and of EKPCA against eqs. (15) and (17) at the best admissible t."""
     model, Phi = _sample_features(cell)
     t, m, b15, b17 = _bound_setting(cell.n, model)
-    R, _, _ = _nystrom_R(model, Phi, BOUND_ELL, UniformLandmarks(m), cell_rng(cell, "landmarks"))
+    R, _, _ = _nystrom_R(model, Phi, BOUND_ELL, estimators[cell.method](m), cell.rng("landmarks"),
+                         estimators["nystrom"])
     R_e = ekpca_population_error(Phi, BOUND_ELL, model.eigenvalues)
     return {"R_nys": R, "R_ekpca": R_e, "bound15": b15, "bound17": b17, "t": t, "m": float(m),
             "trace": float(model.eigenvalues.sum())}
 
 
-def _judge_bound(results, profile):
+def judge_bound(results, profile) -> Outcome:
     """A cell violates (15) with probability at most 2 delta, (17) at most delta. The
     claim fails when the violation count is implausible under that (binomial
     p < 0.01); it is inconclusive when every bound is vacuous (>= tr C, the largest
@@ -423,32 +399,27 @@ def _judge_bound(results, profile):
     fit = fit_loglog(x, Y)
     fits = [Fit("uniform Nyström R vs eq. (15)", x, Y, fit.slope, fit.ci, fit.intercept,
                 reference=np.nanmean(Yb, axis=1), ylabel="population R(P)")]
-    return Verdict("sterge20.thm41-bound", status, summary, fits,
+    return Outcome(status, summary, fits,
                    {"violations15": v15, "violations17": v17, "median_slack15": slack15,
                     "median_slack17": slack17, "nonvacuous_cells": nonvacuous},
                    {"violation_rate15_at_most": 2 * BOUND_DELTA, "violation_rate17_at_most": BOUND_DELTA})
 
 
-register(Claim(
-    id="sterge20.thm41-bound", paper=PAPER, source="Sterge et al. 2020, Theorem 4.1(i) eq. (15); eq. (17)",
-    statement="R_nys <= N_C(t)(6 λ_l + 42 t) w.p. >= 1-2δ; R_ekpca <= 9 N_C(t)(λ_l + t) w.p. >= 1-δ",
-    prediction="violations no more frequent than 2δ (15) and δ (17); slack reported",
-    tolerance="binomial p >= 0.01 for the violation counts; inconclusive if every bound is vacuous",
-    cells=lambda profile, options: [
-        Cell.make("sterge20.thm41-bound", "uniform", n, seed, decay="exp", rate=BOUND_TAU,
-                  J=default_J("exp", BOUND_TAU), ell=BOUND_ELL, delta=BOUND_DELTA)
-        for n in BOUND_NS[profile] for seed in range(BOUND_SEEDS[profile])],
-    run_cell=run_bound_cell, judge=_judge_bound,
-    sizes={pr: f"τ = {BOUND_TAU}, l = {BOUND_ELL}, n = 2^15..2^{int(math.log2(BOUND_NS[pr][-1]))}, "
-               f"{BOUND_SEEDS[pr]} seeds" for pr in SEEDS},
-))
+# ---------------------------------------------------------------------- in-sample claims (Gaussian kernel)
+
+IDENT_N = PerProfile(ci=150, quick=300, full=600)
+IDENTITY_RTOL = 1e-8  # the observed deviations are ~1e-14 (ci run, 5 seeds)
 
 
-# -- sterge20.identities and sterge20.insample-order (in-sample, Gaussian kernel) -----
+def _gaussian_grid(size, params) -> PerProfile:
+    """One size per profile (``size`` of IDENT_N), the Nyström method only."""
+    return PerProfile(*(Grid(sizes=(size(IDENT_N[pr]),), seeds=SEEDS[pr], params=params, methods=("nystrom",))
+                        for pr in ("ci", "quick", "full")))
+
 
 def _gaussian_data(cell: Cell):
     p = cell.p
-    X = cell_rng(cell).uniform(0.0, 1.0, size=(cell.n, p["d"]))
+    X = cell.rng().uniform(0.0, 1.0, size=(cell.n, p["d"]))
     return X, Kernel("gaussian", gamma=p["gamma"])
 
 
@@ -458,21 +429,25 @@ def _projector(est, X):
     return Z @ Z.T
 
 
-def run_identities_cell(cell: Cell) -> dict:
-    """Algebraic identities of NY-KPCA (reference 5b items 1-6), relative deviations."""
+def identities_experiment(cell: Cell, estimators) -> dict:
+    """Algebraic identities of NY-KPCA, as relative deviations:
+    m = n Nyström equals EKPCA (eigenvalues and projector); A^T K_mm A = I;
+    eigh, Cholesky and generalized-eigh whitening (eq. (20)) give one projector;
+    eig(M)/n = the nonzero eig(K~)/n, K~ = K_nm K_mm^+ K_mn (eq. (9)); the middle,
+    right-hand and direct forms of the in-sample error agree (eqs. (18), (19))."""
+    nystrom, ekpca = estimators[cell.method], estimators["ekpca"]
     p = cell.p
     X, kern = _gaussian_data(cell)
     n, k, m = cell.n, p["k"], p["m"]
-    ex = ExactKPCA(k, kern, solver="dense").fit(X)
-    full = NystromKPCA(k, kern, landmarks=n).fit(X)
+    ex = ekpca(k, kern, solver="dense").fit(X)
+    full = nystrom(k, kern, landmarks=n).fit(X)
     tr = ex.trace_
     out = {
         "m_eq_n_eigenvalues": float(np.max(np.abs(full.eigenvalues_ - ex.eigenvalues_)) / ex.eigenvalues_[0]),
         "m_eq_n_projector": float(np.max(np.abs(_projector(full, X) - _projector(ex, X))) / tr),
     }
-    rng = cell_rng(cell, "landmarks")
-    idx = UniformLandmarks(m).select(X, kern, rng)
-    fits = {w: NystromKPCA(k, kern, landmarks=FixedLandmarks(tuple(idx)), whitening=w).fit(X)
+    idx = UniformLandmarks(m).select(X, kern, cell.rng("landmarks"))
+    fits = {w: nystrom(k, kern, landmarks=FixedLandmarks(tuple(idx)), whitening=w).fit(X)
             for w in ("eigh", "cholesky", "generalized")}
     ny = fits["eigh"]
     Kmm = kern.block(X[idx])
@@ -480,12 +455,10 @@ def run_identities_cell(cell: Cell) -> dict:
     out["orthonormal"] = float(np.max(np.abs(A.T @ Kmm @ A - np.eye(k))))
     P = _projector(ny, X)
     out["whitening"] = float(max(np.max(np.abs(_projector(f, X) - P)) for f in fits.values()) / tr)
-    # eq. (9): the eigenvalues of M / n are the nonzero eigenvalues of K_tilde / n.
     Knm = kern.block(X, X[idx])
     Kt = Knm @ np.linalg.pinv(Kmm, rcond=1e-10, hermitian=True) @ Knm.T
     kt = np.sort(np.linalg.eigvalsh(Kt))[::-1][:k] / n
     out["eq9"] = float(np.max(np.abs(kt - ny.eigenvalues_)) / ny.eigenvalues_[0])
-    # eqs. (18) / (19): middle, right-hand and direct forms of the in-sample error.
     K = kern.block(X)
     e, U = np.linalg.eigh(K / n)
     e, U = e[::-1][:k], U[:, ::-1][:, :k]
@@ -498,52 +471,28 @@ def run_identities_cell(cell: Cell) -> dict:
     return out
 
 
-IDENTITY_RTOL = 1e-8  # CLAIMS.md; the observed deviations are ~1e-14 (ci run, 5 seeds).
-
-
-def _judge_identities(results, profile):
-    keys = sorted(results[0].metrics)
-    worst = {key: max(r.metrics[key] for r in results) for key in keys}
-    bad = [key for key in keys if not worst[key] <= IDENTITY_RTOL]
-    status = "fails" if bad else "holds"
-    summary = ("all identities within rtol 1e-8 (worst " + f"{max(worst.values()):.1e})" if not bad
-               else "violated: " + ", ".join(f"{key} = {worst[key]:.2e}" for key in bad))
-    return Verdict("sterge20.identities", status, summary, [], worst, {"rtol": IDENTITY_RTOL})
-
-
-IDENT_N = {"ci": 150, "quick": 300, "full": 600}
-
-register(Claim(
-    id="sterge20.identities", paper=PAPER, source="Sterge et al. 2020, eqs. (8)-(11), (18)-(20), Prop. 3.4",
-    statement="m = n Nyström equals EKPCA; A^T K_mm A = I; eq. (9); eqs. (18)/(19) forms agree; "
-              "eigh, Cholesky and generalized-eigh whitening give one projector",
-    prediction="exact", tolerance="relative deviation <= 1e-8",
-    cells=lambda profile, options: [
-        Cell.make("sterge20.identities", "nystrom", IDENT_N[profile], seed, d=3, gamma=2.0, k=6, m=30)
-        for seed in range(SEEDS[profile])],
-    run_cell=run_identities_cell, judge=_judge_identities,
-    sizes={pr: f"n = {IDENT_N[pr]}, d = 3, m = 30, k = 6, {SEEDS[pr]} seeds" for pr in SEEDS},
-))
-
-
 ORDER_MS = (10, 25, 50, 100)
+# Relative to tr K / n. Measured (n = 300, seeds 0-29): worst order -9.9e-11, gap 7.8e-16,
+# mono_l 0, mono_m -3.1e-10; the unregularised K_mm^{-1/2} fault gives order up to 62 and gap up to 46.
+ORDER_ATOL = 1e-9
 
 
-def run_insample_order_cell(cell: Cell) -> dict:
-    """In-sample order (reference 5b item 7): K - K_tilde >= 0 implies, for l <= m,
-    R_nys(l) >= R_ekpca(l), R_nys(l) - R_ekpca(l) <= tr(K - K_tilde)/n, both
-    non-increasing in l, and R_nys non-increasing in m over nested landmark sets.
+def insample_order_experiment(cell: Cell, estimators) -> dict:
+    """In-sample order: K - K~ = Z_n (I - P_m) Z_n^* >= 0 (see eq. (28)) implies, for l <= m,
+    R_nys(l) >= R_ekpca(l), R_nys(l) - R_ekpca(l) <= tr(K - K~)/n, both non-increasing
+    in l, and R_nys non-increasing in m over nested landmark sets.
     Deviations are relative to (1/n) tr K; positive means violated."""
+    nystrom, ekpca = estimators[cell.method], estimators["ekpca"]
     X, kern = _gaussian_data(cell)
     n = cell.n
-    ex = ExactKPCA(1, kern, solver="dense").fit(X)
+    ex = ekpca(1, kern, solver="dense").fit(X)
     R_ex = ex.trace_ - np.cumsum(ex.all_eigenvalues_)
-    perm = cell_rng(cell, "landmarks").permutation(n)
+    perm = cell.rng("landmarks").permutation(n)
     order = gap = mono_l = mono_m = -np.inf
     prev = None
     for m in ORDER_MS:
         idx = tuple(np.sort(perm[:m]))
-        ny = NystromKPCA(1, kern, landmarks=FixedLandmarks(idx)).fit(X)
+        ny = nystrom(1, kern, landmarks=FixedLandmarks(idx)).fit(X)
         mu = np.concatenate([ny.all_eigenvalues_, np.zeros(m - len(ny.all_eigenvalues_))])
         R_ny = ny.trace_ - np.cumsum(mu)
         # tr(K~)/n of the K~ the fit uses (its own cut-off) is the sum of all its
@@ -561,41 +510,10 @@ def run_insample_order_cell(cell: Cell) -> dict:
             "mono_m": float(mono_m / tr)}
 
 
-# Relative to tr K / n. Measured (n = 300, seeds 0-29, /tmp/order_spread.py in the #2 note):
-# worst order -9.9e-11, gap 7.8e-16, mono_l 0, mono_m -3.1e-10; the unregularised
-# K_mm^{-1/2} fault gives order up to 62 and gap up to 46.
-ORDER_ATOL = 1e-9
-
-
-def _judge_order(results, profile):
-    worst = {key: max(r.metrics[key] for r in results) for key in ("order", "gap", "mono_l", "mono_m")}
-    bad = [key for key, v in worst.items() if not v <= ORDER_ATOL]
-    summary = ("R_nys >= R_ekpca, gap <= tr(K - K~)/n, monotone in l and m (worst excess "
-               f"{max(worst.values()):.1e} of tr K/n)" if not bad
-               else "violated: " + ", ".join(f"{key} by {worst[key]:.2e} of tr K/n" for key in bad))
-    return Verdict("sterge20.insample-order", "fails" if bad else "holds", summary, [], worst,
-                   {"excess_at_most": ORDER_ATOL})
-
-
-register(Claim(
-    id="sterge20.insample-order", paper=PAPER, source="Sterge et al. 2020, eqs. (18), (19), (28); "
-                                                     "reference/seed000.md 5b item 7 and pitfall 5",
-    statement="In-sample Nyström error is never below EKPCA's, exceeds it by at most tr(K - K~)/n, "
-              "and does not increase in l or in nested m",
-    prediction="exact inequalities", tolerance="excess <= 1e-9 of tr K / n; fault: unregularised K_mm^{-1/2}",
-    cells=lambda profile, options: [
-        Cell.make("sterge20.insample-order", "nystrom", IDENT_N[profile] * 2, seed, d=2, gamma=1.0)
-        for seed in range(SEEDS[profile])],
-    run_cell=run_insample_order_cell, judge=_judge_order,
-    sizes={pr: f"n = {IDENT_N[pr] * 2}, d = 2, Gaussian γ = 1 (ill-conditioned K_mm), m in {ORDER_MS}, "
-               f"{SEEDS[pr]} seeds" for pr in SEEDS},
-))
-
-
-# -- sterge20.digits ---------------------------------------------------------------------
+# ---------------------------------------------------------------------- sterge20.digits
 
 DIGITS_MS = (100, 500, 1000)
-DIGITS_REPS = {"ci": 3, "quick": 10, "full": 100}
+DIGITS_REPS = PerProfile(ci=3, quick=10, full=100)
 # "Close": mean relative excess (R_nys - R_ekpca) / R_ekpca over l <= 10 at the largest m.
 # Evidence, sklearn digits, quick profile (10 reps): 0.0002 (max over reps 0.0003) at
 # m = 1000, 0.0014 (0.0016) at m = 500, 0.024 (0.028) at m = 100. 0.005 leaves a 15x
@@ -614,42 +532,45 @@ def _digits_data(p):
 
 
 def _digits_gamma(X):
-    """Seed 000 used sigma = 1e-7 on raw MNIST pixels (0..255), where
-    sigma ||x - y||^2 ~ 0.5-1; for other data, the same scale: 1 / median ||x - y||^2."""
+    """The paper used sigma = 1e-7 on raw MNIST pixels (0..255), where
+    sigma ||x - y||^2 ~ 0.5-1; for other data, the same scale: the median
+    heuristic gamma = 1 / median ||x - y||^2 (at most 1000 rows, seed 0)."""
     if X.max() > 1.0 and X.shape[1] == 784:
         return 1e-7
-    rng = np.random.default_rng(0)
-    sub = X[rng.choice(len(X), size=min(len(X), 1000), replace=False)]
-    sq = ((sub[:, None, :] - sub[None, :, :]) ** 2).sum(-1)
-    return float(1.0 / np.median(sq[np.triu_indices(len(sub), 1)]))
+    return median_gamma(X, 1.0)
 
 
-def run_digits_cell(cell: Cell) -> dict:
+def digits_experiment(cell: Cell, estimators) -> dict:
     """In-sample error curves R_hat(l), l = 1..m: EKPCA by eq. (18), Nyström by eq. (19)."""
     p = cell.p
     X = _digits_data(p)
     kern = Kernel("gaussian", gamma=_digits_gamma(X))
     if cell.method == "ekpca":
-        est = ExactKPCA(1, kern, solver="dense").fit(X)
+        est = estimators["ekpca"](1, kern, solver="dense").fit(X)
         L = max(DIGITS_MS)
     else:
-        est = NystromKPCA(1, kern, landmarks=p["m"], random_state=cell_rng(cell, "landmarks")).fit(X)
+        est = estimators["nystrom"](1, kern, landmarks=p["m"], random_state=cell.rng("landmarks")).fit(X)
         L = p["m"]
     mu = np.concatenate([est.all_eigenvalues_, np.zeros(max(0, L - len(est.all_eigenvalues_)))])[:L]
     R = est.trace_ - np.cumsum(mu)
     return {f"R{ell}": float(R[ell - 1]) for ell in range(1, L + 1)}
 
 
-def _digits_cells(profile, options):
-    _check(profile)
+def _digits_cells(reps, claim_id, options):
+    """One EKPCA cell and ``reps`` Nyström cells per m <= n, on sklearn digits or ``--data``."""
     data = options.get("data") or "digits"
     extra = {"digit": int(options["digit"])} if options.get("digit") is not None else {}
     n = len(_digits_data({"data": data, **extra}))
     ms = [m for m in DIGITS_MS if m <= n]
-    cells = [Cell.make("sterge20.digits", "ekpca", n, 0, data=str(data), **extra)]
-    cells += [Cell.make("sterge20.digits", "nystrom", n, seed, data=str(data), m=m, **extra)
-              for m in ms for seed in range(DIGITS_REPS[profile])]
+    cells = [Cell.make(claim_id, "ekpca", n, 0, data=str(data), **extra)]
+    cells += [Cell.make(claim_id, "nystrom", n, seed, data=str(data), m=m, **extra)
+              for m in ms for seed in range(reps)]
     return cells
+
+
+def _digits_grid(profile):
+    return CellList(functools.partial(_digits_cells, DIGITS_REPS[profile]),
+                    f"sklearn digits (or --data), m in {DIGITS_MS}, {DIGITS_REPS[profile]} reps")
 
 
 def _digits_curves(results):
@@ -662,7 +583,9 @@ def _digits_curves(results):
     return ekc, {m: np.array(v) for m, v in sorted(curves.items())}
 
 
-def _judge_digits(results, profile):
+def judge_digits(results, profile) -> Outcome:
+    """Never below: max_l (R_ekpca(l) - R_nys(l)) / R_ekpca(1) <= 1e-9 for every m;
+    close: mean over l <= 10 of (R_nys - R_ekpca) / R_ekpca at the largest m <= 0.005."""
     ekc, curves = _digits_curves(results)
     tr_scale = ekc[0]
     below = max(float(np.max((ekc[:m] - c) / tr_scale)) for m, c in curves.items())
@@ -671,12 +594,12 @@ def _judge_digits(results, profile):
     parts = ["holds" if below <= ORDER_ATOL else "fails", "holds" if excess <= DIGITS_CLOSE else "fails"]
     summary = (f"Nyström below EKPCA by at most {max(below, 0):.1e} of R(1) (never below: <= 1e-9); "
                f"mean relative excess over l <= 10 at m = {m_top}: {excess:.4f} (<= {DIGITS_CLOSE})")
-    return Verdict("sterge20.digits", combine(parts), summary, [],
-                   {"max_below": below, "excess_l10": excess}, {"never_below": True, "close": DIGITS_CLOSE})
+    return Outcome(combine(parts), summary, [], {"max_below": below, "excess_l10": excess},
+                   {"never_below": True, "close": DIGITS_CLOSE})
 
 
-def _digits_figure(results, verdict, outdir):
-    """Seed 000 Figs. 1-2: R_hat(l) of EKPCA and of Nyström (mean +- 2 SD) for each m."""
+def digits_figure(results, verdict, outdir):
+    """The paper's Figs. 1-2: R_hat(l) of EKPCA and of Nyström (mean +- 2 SD) for each m."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -699,12 +622,278 @@ def _digits_figure(results, verdict, outdir):
     return save_figure(fig, outdir, "sterge20.digits")
 
 
-register(Claim(
-    id="sterge20.digits", paper=PAPER, source="Sterge et al. 2020, Sec. 5, Figs. 1-2",
-    statement="On real images Nyström KPCA's in-sample error is close to EKPCA's, never below it "
-              "(the paper's 'better than EKPCA' is impossible: reference pitfall 5)",
-    prediction="R_nys(l) >= R_ekpca(l) for all l; close at m = 1000",
-    tolerance="never below (<= 1e-9 of R(1)); mean relative excess over l <= 10 at the largest m <= 0.005",
-    cells=_digits_cells, run_cell=run_digits_cell, judge=_judge_digits, figure=_digits_figure,
-    sizes={pr: f"sklearn digits (or --data), m in {DIGITS_MS}, {DIGITS_REPS[pr]} reps" for pr in SEEDS},
-))
+# ---------------------------------------------------------------------- planted faults
+
+class UnwhitenedNystrom(NystromKPCA):
+    """Skips K_mm^{-1/2}: eigenvectors of K_mn K_nm / n used as coefficients, so
+    A^T K_mm A != I (not orthonormal in the RKHS) and the eigenvalues overstate
+    the captured variance."""
+
+    def _eig(self, Gn, Kmm):
+        self.effective_rank_ = Kmm.shape[0]
+        mu, U = np.linalg.eigh(Gn)
+        return mu[::-1], U[:, ::-1]
+
+
+class UnregularisedNystrom(NystromKPCA):
+    """The paper's literal K_mm^{-1/2} = V diag(s^{-1/2}) V^T with no cut-off
+    (|s| so that round-off-negative eigenvalues do not give NaN): on an
+    ill-conditioned K_mm the round-off is amplified by 1/sqrt(s_min)."""
+
+    def _whitener(self, Kmm):
+        s, V = np.linalg.eigh(Kmm)
+        self.effective_rank_ = Kmm.shape[0]
+        return (V / np.sqrt(np.abs(s))) @ V.T
+
+
+class RandomSubspaceNystrom(NystromKPCA):
+    """A valid projector (orthonormal in the RKHS) onto a random k-dimensional
+    subspace of the landmark span instead of the top principal one."""
+
+    def _eig(self, Gn, Kmm):
+        mu, A = super()._eig(Gn, Kmm)
+        rng = np.random.default_rng(0)
+        R, _ = np.linalg.qr(rng.normal(size=(A.shape[1], A.shape[1])))
+        return mu, A @ R
+
+
+@dataclass(frozen=True)
+class _NearestToFirst:
+    """The m rows nearest the first row."""
+
+    m: int
+
+    def select(self, X, kernel, random_state=None):
+        return np.sort(np.argsort(((X - X[0]) ** 2).sum(axis=1))[: self.m])
+
+
+class CrowdedNystrom(NystromKPCA):
+    """Uniform m replaced by the m points nearest the first sample: a landmark
+    set that covers one corner of the data, so the span misses most of it."""
+
+    def _strategy(self):
+        return _NearestToFirst(self.landmarks)
+
+
+@dataclass(frozen=True)
+class ClusteredLandmarks:
+    """A landmark 'strategy' that takes the m points with the largest second
+    feature (cos 2 pi x: the points nearest x = 0), so the span misses most of
+    the unit interval."""
+
+    m: int
+    s: float = None
+
+    def select(self, X, kernel, random_state=None):
+        return np.sort(np.argsort(-X[:, 1])[: self.m])
+
+
+@dataclass(frozen=True)
+class FullBudgetLandmarks:
+    """Ignores the m it is given and draws the rate-keeping m = ceil(n^theta ln n)
+    uniform landmarks: a Nyström that does not stall at m = l."""
+
+    m: int
+    s: float = None
+
+    def select(self, X, kernel, random_state=None):
+        return UniformLandmarks(_m_uniform(X.shape[0])).select(X, kernel, random_state)
+
+
+def _three_seeds(cell: Cell) -> bool:
+    """Faults of the rate claims run on seeds 0-2 only: their slopes are far outside the band."""
+    return cell.seed < 3
+
+
+def unnormalised_leverage_score_sum(Phi, t):
+    """eig(K) instead of eig(K)/n: the leverage scores of K + s I instead of K + n s I."""
+    return empirical_effective_dimension(np.linalg.eigvalsh(Phi.T @ Phi), t)
+
+
+# ---------------------------------------------------------------------- the claims
+
+RATE_DATA = ("Fourier explicit-feature model on U[0,1): lambda_i = {spec}, J features, linear kernel on the "
+             "feature rows (no bandwidth); exact population R(P) = sum_i lambda_i (1 - ||Q_i||^2)")
+UNIFORM_LABEL = "uniform Nyström, m = n^θ ln n"
+
+CLAIMS = [
+    Claim(
+        id="sterge20.identities",
+        source="Sterge et al. 2020, eqs. (8)-(11), (18)-(20), Prop. 3.4",
+        statement="m = n Nyström equals EKPCA; A^T K_mm A = I; eq. (9); eqs. (18)/(19) forms agree; "
+                  "eigh, Cholesky and generalized-eigh whitening give one projector",
+        prediction="exact",
+        data="X ~ U[0,1]^3, Gaussian kernel with fixed gamma = 2 (no bandwidth rule); k = 6, m = 30 uniform landmarks",
+        metric="relative deviation of each identity (max abs difference over its scale)",
+        estimators={"nystrom": NystromKPCA, "ekpca": ExactKPCA},
+        experiment=identities_experiment,
+        grid=_gaussian_grid(lambda n: n, dict(d=3, gamma=2.0, k=6, m=30)),
+        judge=AllWithin(IDENTITY_RTOL, what="relative deviation"),
+        tolerance=Tolerance("relative deviation <= 1e-8 for every identity and cell",
+                            "observed deviations ~1e-14 (ci run, 5 seeds)"),
+        faults=(Fault("unwhitened", "Nyström without K_mm^{-1/2}: coefficients not orthonormal in the RKHS",
+                      {"nystrom": UnwhitenedNystrom}),),
+    ),
+    Claim(
+        id="sterge20.insample-order",
+        source="Sterge et al. 2020, eqs. (18), (19), (28); the K - K~ >= 0 order contradicts the Sec. 5 "
+               "'better than EKPCA' remark",
+        statement="In-sample Nyström error is never below EKPCA's, exceeds it by at most tr(K - K~)/n, "
+                  "and does not increase in l or in nested m",
+        prediction="exact inequalities",
+        data="X ~ U[0,1]^2, Gaussian kernel with fixed gamma = 1 (no bandwidth rule; K_mm ill-conditioned), "
+             f"nested uniform landmark sets m in {ORDER_MS}",
+        metric="worst excess of each inequality, relative to tr K / n (positive = violated)",
+        estimators={"nystrom": NystromKPCA, "ekpca": ExactKPCA},
+        experiment=insample_order_experiment,
+        grid=_gaussian_grid(lambda n: 2 * n, dict(d=2, gamma=1.0)),
+        judge=AllWithin(ORDER_ATOL, metrics=("order", "gap", "mono_l", "mono_m"), what="of tr K/n"),
+        tolerance=Tolerance("excess <= 1e-9 of tr K / n",
+                            "n = 300, seeds 0-29: worst order -9.9e-11, gap 7.8e-16, mono_l 0, mono_m -3.1e-10; "
+                            "the unregularised K_mm^{-1/2} gives order up to 62 and gap up to 46"),
+        faults=(Fault("unregularised", "the paper's literal K_mm^{-1/2} with no eigenvalue cut-off",
+                      {"nystrom": UnregularisedNystrom}),),
+    ),
+    Claim(
+        id="sterge20.cor42-poly",
+        source="Sterge et al. 2020, Corollary 4.2 (polynomial decay)",
+        statement="Uniform Nyström KPCA with m = n^θ ln n and l = n^(θ/α) attains the rate of R_{C,l}",
+        prediction="slope of population R vs n = slope of exact R_{C,l} on the same grid (≈ -θ(1-1/α) = -0.25)",
+        data=RATE_DATA.format(spec="i^-2"),
+        metric="population R(P) of the rank-l Nyström projector; R / R_{C,l}",
+        estimators={"uniform": uniform_landmarks, "nystrom": NystromKPCA},
+        experiment=rate_experiment,
+        grid=_rate_grids(("poly",), _m_uniform, "uniform"),
+        judge=_rate_judge(_within(0.05), UNIFORM_LABEL),
+        tolerance=Tolerance("|slope - reference| <= 0.05 (CI inside); mean R/R_{C,l} <= 1.5 and its slope <= +0.05",
+                            "a sanity run (α = 2, θ = 1/2, l = 4..8, 5 seeds): R_{C,l} slope -0.228, "
+                            "uniform Nyström -0.234; R/R_{C,l} from 1.021 to 1.003"),
+        faults=(Fault("clustered", "the m landmarks nearest x = 0 instead of uniform ones",
+                      {"uniform": ClusteredLandmarks}, keep=_three_seeds),),
+    ),
+    Claim(
+        id="sterge20.cor43-exp",
+        source="Sterge et al. 2020, Corollary 4.3 (exponential decay)",
+        statement="Uniform Nyström KPCA with m = n^θ ln n and l = (θ/τ) ln n attains R ≍ n^-θ",
+        prediction="slope of population R vs n ≈ -θ = -0.5",
+        data=RATE_DATA.format(spec="e^(-i/4)"),
+        metric="population R(P) of the rank-l Nyström projector; R / R_{C,l}",
+        estimators={"uniform": uniform_landmarks, "nystrom": NystromKPCA},
+        experiment=rate_experiment,
+        grid=_rate_grids(("exp",), _m_uniform, "uniform"),
+        judge=_rate_judge((-THETA - 0.1, -THETA + 0.15), UNIFORM_LABEL),
+        tolerance=Tolerance("slope CI inside [-θ-0.1, -θ+0.15] (the log n factor flattens the local slope); "
+                            "mean R/R_{C,l} <= 1.5 and its slope <= +0.05",
+                            "a sanity run (τ = 1/4, l = 12..17, 10 seeds): R_{C,l} slope -0.500, uniform "
+                            "Nyström -0.515"),
+        faults=(Fault("clustered", "the m landmarks nearest x = 0 instead of uniform ones",
+                      {"uniform": ClusteredLandmarks}, keep=_three_seeds),),
+    ),
+    Claim(
+        id="sterge20.als",
+        source="Sterge et al. 2020, Theorem 4.1(ii), Corollaries 4.2(iv) / 4.3(iv)",
+        statement="Nyström KPCA with approximate-leverage-score landmarks needs only m = n^(θ/α) ln n (poly) "
+                  "or (ln n)^2 (exp) to keep the EKPCA rate",
+        prediction="same slope as EKPCA",
+        data=RATE_DATA.format(spec="i^-2 and e^(-i/4)") + "; EKPCA on the same sample",
+        metric="population R(P) of ALS Nyström and of EKPCA; their paired ratio per seed",
+        estimators={"als": leverage_landmarks, "nystrom": NystromKPCA},
+        experiment=rate_experiment,
+        grid=_rate_grids(("poly", "exp"), _m_als, "als"),
+        judge=AllOf(
+            OnDecay("poly", SlopeInBand("ratio_ekpca", band=(-0.05, 0.05), label="ALS / EKPCA (poly)",
+                                        ylabel="R_als / R_ekpca", name="poly_ratio_slope")),
+            OnDecay("exp", SlopeInBand("R", band=(-np.inf, -THETA + 0.15), label="ALS Nyström (exp)",
+                                       ylabel="population R(P)", reference="R_ekpca", name="exp_slope")),
+            OnDecay("exp", SlopeInBand("ratio_ekpca", band=(-np.inf, 0.05), label="ALS / EKPCA (exp)",
+                                       ylabel="R_als / R_ekpca", name="exp_ratio_slope")),
+        ),
+        tolerance=Tolerance("poly: slope of the paired ratio R_als/R_ekpca within ±0.05; exp: slope <= -θ+0.15 "
+                            "and ratio slope <= +0.05 (one-sided: catching up is allowed)",
+                            "ci grid l = 10..18 and 12..20, seeds 0-4: exp ALS slopes -0.613 [-0.649, -0.574] "
+                            "and -0.581 [-0.616, -0.546], steeper than EKPCA's -0.51 because the paired ratio "
+                            "falls from ~1.2-1.5 to 1.007 (an earlier sanity run saw the same pre-asymptotic "
+                            "catch-up, -0.586): a two-sided band would call catching up a failure"),
+        faults=(Fault("clustered", "the m landmarks nearest x = 0 instead of leverage-score draws",
+                      {"als": ClusteredLandmarks}, keep=_three_seeds),),
+    ),
+    Claim(
+        id="sterge20.ablation",
+        source="Sterge et al. 2020, Remark 1 (the m requirement); negative control",
+        statement="With a fixed small m = l the Nyström rate stalls",
+        prediction="slope at least 0.1 shallower than the exact R_{C,l} slope",
+        data=RATE_DATA.format(spec="e^(-i/4)") + "; the cor43-exp grid with m = l",
+        metric="population R(P) of the rank-l Nyström projector",
+        estimators={"fixed-m": uniform_landmarks, "nystrom": NystromKPCA},
+        experiment=rate_experiment,
+        grid=_rate_grids(("exp",), _m_ell, "fixed-m"),
+        judge=SlopeInBand("R", band=_stall_band, label="uniform Nyström, m = l", ylabel="population R(P)",
+                          reference="R_C"),
+        tolerance=Tolerance("holds when the CI lies above reference + 0.1",
+                            "a sanity run (τ = 1/4, l = 12..17, 10 seeds): m = l gives slope -0.27 against "
+                            "-0.500 for R_{C,l}, R/R_{C,l} 5-7.6"),
+        faults=(Fault("full-budget", "draws the rate-keeping m = n^θ ln n whatever m it is given: no stall",
+                      {"fixed-m": FullBudgetLandmarks}, keep=_three_seeds),),
+    ),
+    Claim(
+        id="sterge20.effdim",
+        source="Sterge et al. 2020, Sec. 3.2.1 and Props. A.1 / A.2",
+        statement="The sum of the ridge leverage scores estimates the effective dimension N_C(t)",
+        prediction="sum_i l_i(t) ≈ N_C(t); log N_C vs log t slope -1/α (poly); N_C ≈ (1/τ) ln(1/t) + O(1) (exp)",
+        data=RATE_DATA.format(spec="i^-2 and e^(-i/4)"),
+        metric=f"sum_i l_i(t) at {EFFDIM_T} log-spaced t in [3 ln(n)/n, 0.05], and the exact N_C(t)",
+        estimators={"leverage": leverage_score_sum},
+        experiment=effdim_experiment,
+        grid=PerProfile(ci=_effdim_grid("ci"), quick=_effdim_grid("quick"), full=_effdim_grid("full")),
+        judge=judge_effdim,
+        tolerance=Tolerance("relative error <= 10% for 3 ln(n)/n <= t <= 0.05; slopes within 10% (CI inside)",
+                            "n = 4000 and 8000, 5 seeds each: max relative error <= 0.002; slopes -0.520 "
+                            "(poly, population -0.521) and 3.91 in ln(1/t) (exp, population 3.91)"),
+        faults=(Fault("unnormalised", "leverage scores of K + s I instead of K + n s I (eig(K) for eig(K)/n)",
+                      {"leverage": unnormalised_leverage_score_sum}),),
+    ),
+    Claim(
+        id="sterge20.thm41-bound",
+        source="Sterge et al. 2020, Theorem 4.1(i) eq. (15); eq. (17)",
+        statement="R_nys <= N_C(t)(6 λ_l + 42 t) w.p. >= 1-2δ; R_ekpca <= 9 N_C(t)(λ_l + t) w.p. >= 1-δ",
+        prediction="violations no more frequent than 2δ (15) and δ (17); slack reported",
+        data=RATE_DATA.format(spec=f"e^(-{BOUND_TAU:g} i)") + f"; l = {BOUND_ELL}, δ = {BOUND_DELTA}, the "
+             "admissible t minimising eq. (15) and the literal m of Theorem 4.1(i) capped at n",
+        metric="population R of uniform Nyström and EKPCA against the bounds (15) and (17)",
+        estimators={"uniform": uniform_landmarks, "nystrom": NystromKPCA},
+        experiment=bound_experiment,
+        grid=PerProfile(*(Grid(sizes=BOUND_NS[pr], seeds=BOUND_SEEDS[pr],
+                               params=dict(decay="exp", rate=BOUND_TAU, J=default_J("exp", BOUND_TAU), ell=BOUND_ELL,
+                                           delta=BOUND_DELTA), methods=("uniform",))
+                          for pr in ("ci", "quick", "full"))),
+        judge=judge_bound,
+        tolerance=Tolerance("binomial p >= 0.01 for the violation counts; inconclusive if every bound is vacuous",
+                            "no measurement recorded"),
+        faults=(Fault("random-subspace", "a valid projector onto a random subspace of the landmark span, "
+                      "not the principal one", {"nystrom": RandomSubspaceNystrom}),),
+    ),
+    Claim(
+        id="sterge20.digits",
+        source="Sterge et al. 2020, Sec. 5, Figs. 1-2",
+        statement="On real images Nyström KPCA's in-sample error is close to EKPCA's, never below it "
+                  "(the paper's 'better than EKPCA' is impossible, since K - K~ >= 0)",
+        prediction="R_nys(l) >= R_ekpca(l) for all l; close at m = 1000",
+        data="scikit-learn digits (1797 x 64) or the user's --data; Gaussian kernel with the median-heuristic "
+             "gamma = 1 / median ||x - y||^2 (median_gamma, scale 1), or the paper's 1e-7 on raw 784-pixel MNIST",
+        metric="in-sample error curves R_hat(l), l = 1..m (eqs. (18), (19))",
+        estimators={"ekpca": ExactKPCA, "nystrom": NystromKPCA},
+        experiment=digits_experiment,
+        grid=PerProfile(ci=_digits_grid("ci"), quick=_digits_grid("quick"), full=_digits_grid("full")),
+        judge=judge_digits,
+        tolerance=Tolerance("never below (<= 1e-9 of R(1)); mean relative excess over l <= 10 at the largest "
+                            "m <= 0.005",
+                            "sklearn digits, quick profile (10 reps): excess 0.0002 (max over reps 0.0003) at "
+                            "m = 1000, 0.0014 (0.0016) at m = 500, 0.024 (0.028) at m = 100"),
+        faults=(Fault("unwhitened", "Nyström without K_mm^{-1/2}: eigenvalues overstate the captured variance, "
+                      "R_nys falls below R_ekpca", {"nystrom": UnwhitenedNystrom}),
+                Fault("crowded", "the m landmarks nearest the first sample instead of uniform ones",
+                      {"nystrom": CrowdedNystrom})),
+        figure=digits_figure,
+        takes_data=True,
+    ),
+]

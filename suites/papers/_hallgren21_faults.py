@@ -1,5 +1,8 @@
-"""Deliberately broken variants for the hallgren21 planted-fault tests. Each must turn
-a claim's verdict to "fails"; they live here, never in methods/ or theory/."""
+"""Planted faults of the hallgren21 claims: deliberately broken variants of the
+estimators and theory routines the claims declare. Each is an estimator
+substitution (``Fault`` in :mod:`suites.papers.hallgren21`) that must turn its
+claim's verdict to ``fails``; they live here, never in methods/ or theory/.
+"""
 
 import numpy as np
 
@@ -11,13 +14,14 @@ from kpca_suite.theory.mehler import mehler_eigenvalues
 
 
 def own_means(Kmm):
-    """K_mm double-centred with its own row / column means (reference pitfall 2)."""
+    """K_mm double-centred with its own row / column means,
+    K_mm - 1_m K_mm - K_mm 1_m + 1_m K_mm 1_m, instead of with the full-data column
+    means c of K_nm and s = c^T K_mm^{-1} c of Theorem 1."""
     return Kmm - Kmm.mean(axis=0)[None, :] - Kmm.mean(axis=1)[:, None] + Kmm.mean()
 
 
 class OwnMeansCenteredNystrom(CenteredNystromKPCA):
-    """The literal form with K'_mm centred by the subset's own means instead of the
-    full-data c, s of Theorem 1."""
+    """Centred Nyström KPCA with K'_mm centred by the subset's own means."""
 
     def _centring(self, Kmm, colsum, n):
         terms = super()._centring(Kmm, colsum, n)
@@ -42,7 +46,8 @@ class UncentredAsCentredNystrom(NystromKPCA):
 
 
 class KPCRWithoutFactorN(KPCR):
-    """beta = Lambda_d^{-1} W_d^T y~: the (n Lambda_d)^{-1} of Sec. 8 as the OCR prints it."""
+    """beta = Lambda_d^{-1} W_d^T y~: the (n Lambda_d)^{-1} of Sec. 8 with the factor n
+    lost, as the paper's displayed formula reads."""
 
     def fit(self, X, y):
         super().fit(X, y)
@@ -51,7 +56,7 @@ class KPCRWithoutFactorN(KPCR):
 
 
 def unnormalised_gram_eigenvalues(K):
-    """eig(K) where C_n needs eig(K / n) (reference pitfall 3: three eigenvalue scalings)."""
+    """eig(K) where the eigenvalues of C_n are eig(K / n)."""
     return np.linalg.eigvalsh(K)[::-1]
 
 

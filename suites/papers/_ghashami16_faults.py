@@ -1,0 +1,113 @@
+"""Planted faults of the ghashami16 claims: deliberately broken estimators and
+theory routines, each declared as a :class:`~kpca_suite.suites.claim.Fault` (an
+estimator substitution) on the claim it must fail. They live here, never in
+methods/ or kernels/. Module-level, so a process pool can pickle them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from kpca_suite.kernels import RandomFourierFeatures, check_random_state, draw_rff
+from kpca_suite.kernels.frequent_directions import FrequentDirections
+from kpca_suite.methods.skpca import SKPCA
+from kpca_suite.methods.streaming_nystrom import StreamingNystrom
+
+
+class SigmaShrinkFD(FrequentDirections):
+    """Shrinks the singular values linearly, Sigma - sigma_j, instead of
+    sqrt(Sigma^2 - sigma_j^2), while booking delta = sigma_j^2: more mass is
+    removed than Delta certifies, so ||A^T A - B^T B||_2 > Delta."""
+
+    def _shrink(self):
+        _, s, Vt = np.linalg.svd(self.sketch_, full_matrices=False)
+        j = self.shrink_index
+        keep = j - 1
+        self.sketch_[:keep] = (s[:keep] - s[j - 1])[:, None] * Vt[:keep]
+        self.sketch_[keep:] = 0.0
+        self.n_filled_ = keep
+        self.delta_ += float(s[j - 1] ** 2)
+        self.n_shrinks_ += 1
+
+
+class DeltaDroppingFD(FrequentDirections):
+    """``merge`` forgets the other sketch's Delta."""
+
+    def merge(self, other):
+        out = super().merge(other)
+        out.delta_ -= other.delta_
+        return out
+
+
+def narrow_rff(d, m, kernel="gaussian", gamma=1.0, variant="cos", random_state=None):
+    """omega ~ N(0, gamma I) instead of N(0, 2 gamma I): the features of the
+    kernel exp(-gamma ||x-y||^2 / 2), the other bandwidth convention."""
+    return draw_rff(d, m, kernel, gamma / 2.0, variant, random_state)
+
+
+class StaleSKPCA(SKPCA):
+    """W from the sketch rows kept at the last shrink, ignoring the rows
+    inserted after it: span(W) no longer holds the rows of the final B."""
+
+    def _components(self, fd):
+        kept = FrequentDirections(fd.sketch_size, fd.shrink)
+        kept.sketch_ = fd.sketch_.copy()
+        kept.n_filled_ = min(fd.n_filled_, fd.shrink_index - 1) if fd.n_shrinks_ else fd.n_filled_
+        return super()._components(kept)
+
+
+@dataclass(frozen=True)
+class UnscaledRFF(RandomFourierFeatures):
+    """cos(omega^T x + b) without the sqrt(2/m) factor."""
+
+    def transform(self, X):
+        return super().transform(X) * np.sqrt(self.n_frequencies / 2.0)
+
+
+class UnscaledSKPCA(SKPCA):
+    """SKPCA streaming features without the sqrt(2/m) scale, so ZZ^T estimates
+    m/2 times the kernel."""
+
+    def fit(self, X):
+        for name in ("feature_map_", "sketch_", "components_", "singular_values_", "n_samples_seen_"):
+            self.__dict__.pop(name, None)
+        f = draw_rff(np.shape(X)[1], self.n_features, self.kernel, self.gamma, self.variant,
+                     check_random_state(self.random_state))
+        self.feature_map_ = UnscaledRFF(f.omega, f.phase, f.variant)
+        self.sketch_ = FrequentDirections(self.sketch_size, self.shrink)
+        return self.partial_fit(X)
+
+
+def bottom_k_factor(Y, k):
+    """(Y Y^T)_k from the k *smallest* eigenvectors of Y^T Y (eigh's ascending
+    order taken as descending)."""
+    e, V = np.linalg.eigh(Y.T @ Y)
+    return Y @ V[:, :min(k, Y.shape[1])]
+
+
+class CovarianceSKPCA(SKPCA):
+    """Gets W from eigh(B^T B), an m x m matrix: the same W, quadratic memory."""
+
+    def _components(self, fd):
+        C = fd.covariance()
+        e, V = np.linalg.eigh(C)
+        r = min(self.sketch_size, fd.n_filled_)
+        return np.ascontiguousarray(V[:, ::-1][:, :r]), np.sqrt(np.maximum(e[::-1][:r], 0.0))
+
+
+class RandomSubspaceSKPCA(SKPCA):
+    """A valid orthonormal W of the right shape that ignores the sketch."""
+
+    def _components(self, fd):
+        W, s = super()._components(fd)
+        Q, _ = np.linalg.qr(np.random.default_rng(0).standard_normal(W.shape))
+        return Q, s
+
+
+class WrongBandwidthNystrom(StreamingNystrom):
+    """Landmark kernel with 10x the gamma: approximates another kernel."""
+
+    def __init__(self, n_landmarks=100, kernel=None, **kw):
+        super().__init__(n_landmarks, type(kernel)(kernel.name, gamma=kernel.gamma * 10.0), **kw)
