@@ -20,9 +20,13 @@ from .validation import check_array, check_positive, check_random_state
 
 
 def pairwise_sq_distances(X) -> np.ndarray:
-    """||x_i - x_j||^2 for all pairs, shape (n, n), clipped at 0."""
+    """||x_i - x_j||^2 for all pairs, shape (n, n), clipped at 0, with an exact
+    zero diagonal (the GEMM form leaves round-off of order eps ||x_i||^2 there,
+    which a square root would amplify to sqrt(eps) ||x_i||)."""
     sq = np.einsum("ij,ij->i", X, X)
-    return np.maximum(sq[:, None] + sq[None, :] - 2.0 * (X @ X.T), 0.0)
+    d2 = np.maximum(sq[:, None] + sq[None, :] - 2.0 * (X @ X.T), 0.0)
+    np.fill_diagonal(d2, 0.0)
+    return d2
 
 
 def _distinct(d2, name) -> None:

@@ -2,11 +2,12 @@
 Hallgren's centred form), landmark strategies, subset PCA, RF-ERM / RNCA, RF-Oja, SKPCA, streaming Nyström,
 kernel ridge regression and Nyström KRR, KPCR."""
 
+from .base import NotFittedError, check_is_fitted, reset_fitted
 from .centered_nystrom import CenteredNystromKPCA
 from .exact import ExactKPCA
 from .kpcr import KPCR, CenteredNystromKRR
 from .krr import KernelRidge, NystromKRR
-from .landmarks import FixedLandmarks, LeverageScoreLandmarks, UniformLandmarks
+from .landmarks import FixedLandmarks, LeverageScoreLandmarks, UniformLandmarks, select_landmarks
 from .nystrom import NystromKPCA
 from .rf_erm import RFERM
 from .rf_oja import ConstantSchedule, InverseSchedule, RFOja, ThreePhaseSchedule
@@ -19,4 +20,5 @@ __all__ = [
     "UniformLandmarks", "LeverageScoreLandmarks", "FixedLandmarks",
     "RFERM", "RFOja", "SKPCA", "StreamingNystrom", "InverseSchedule", "ConstantSchedule", "ThreePhaseSchedule",
     "KernelRidge", "NystromKRR", "KPCR", "CenteredNystromKRR",
+    "NotFittedError", "check_is_fitted", "reset_fitted", "select_landmarks",
 ]

@@ -12,12 +12,95 @@ k(., x) - mu_n, mu_n = (1/n) sum_i k(., X_i).
 
 from __future__ import annotations
 
+import inspect
 import numbers
 
 import numpy as np
 
-from kpca_suite.kernels import (Kernel, check_array, check_positive, check_random_state, check_rank, check_same_width,
-                     kernel_matmat)
+from kpca_suite.kernels import (Kernel, KernelLike, check_array, check_positive, check_random_state, check_rank,
+                                check_same_width, kernel_matmat)
+
+
+# -- the vocabulary every estimator of methods/ shares ----------------------------------
+#
+# Parameters (stored by ``__init__`` as given, validated by ``fit`` / ``partial_fit``,
+# scikit-learn's rule):
+#
+# n_components   k, the number of components kept.
+# kernel         a :class:`kernels.Kernel` (or, where stated, any :class:`kernels.KernelLike`).
+# landmarks      the landmark set: an int m (m points drawn uniformly without replacement)
+#                or a strategy object with ``select(X, kernel, rng)`` (methods.landmarks).
+# n_landmarks    a bare count of landmarks (reservoir samplers, Cholesky columns), when the
+#                way they are chosen is a separate parameter or fixed by the algorithm.
+# n_features     m, the number of random Fourier frequencies.
+# sketch_size    ell, the number of rows of a Frequent Directions sketch.
+# ridge          the ridge lambda of (K + n ridge I) alpha = y (see each estimator for its
+#                normalisation).
+# rcond, block_size, random_state   as in NumPy / scikit-learn.
+#
+# Fitted attributes end in "_"; :func:`reset_fitted` forgets them all and
+# :func:`check_is_fitted` guards every method that needs them.
+
+
+class NotFittedError(RuntimeError):
+    """An estimator was used before ``fit`` (a RuntimeError, so ``except RuntimeError`` catches it)."""
+
+
+def _fit_call(estimator) -> str:
+    """"fit(X)", "fit(X, y)" or "fit(X) or partial_fit(X)", read from the estimator's methods."""
+    fit = getattr(type(estimator), "fit", None)
+    args = ["X"]
+    if fit is not None:
+        names = [p for p in inspect.signature(fit).parameters if p != "self"]
+        args = names or args
+    call = f"fit({', '.join(args)})"
+    if hasattr(estimator, "partial_fit"):
+        call += f" or partial_fit({args[0]})"
+    return call
+
+
+def check_is_fitted(estimator, attribute: str) -> None:
+    """Raise :class:`NotFittedError` naming the class and what to call, unless
+    ``estimator`` has the fitted ``attribute`` (e.g. ``"coefficients_"``).
+
+    The message reads "ExactKPCA is not fitted yet: call fit(X) first".
+    """
+    if not hasattr(estimator, attribute):
+        raise NotFittedError(f"{type(estimator).__name__} is not fitted yet: call {_fit_call(estimator)} first")
+
+
+def reset_fitted(estimator) -> None:
+    """Forget the fitted state: delete every instance attribute whose name ends in "_"
+    (public ``coef_`` and private ``_terms_`` alike; parameters never end in "_").
+    Called at the start of ``fit`` and of a fresh ``partial_fit`` pass."""
+    for name in [a for a in vars(estimator) if a.endswith("_") and not a.endswith("__")]:
+        delattr(estimator, name)
+
+
+def check_kernel(kernel, *, like: bool = False):
+    """``kernel`` must be a :class:`kernels.Kernel` (``like=True``: any
+    :class:`kernels.KernelLike`, i.e. with ``block`` and ``diag``); else a TypeError."""
+    if like:
+        if not isinstance(kernel, KernelLike):
+            raise TypeError(f"kernel must be a KernelLike (block() and diag(), e.g. kernels.Kernel), "
+                            f"got {type(kernel).__name__}")
+    elif not isinstance(kernel, Kernel):
+        raise TypeError(f"kernel must be a kernels.Kernel, got {type(kernel).__name__}")
+    return kernel
+
+
+def check_rcond(rcond) -> float:
+    """A relative eigenvalue cut-off in [0, 1); else a ValueError naming rcond."""
+    if isinstance(rcond, bool) or not isinstance(rcond, numbers.Real) or not 0 <= rcond < 1:
+        raise ValueError(f"rcond must be a number in [0, 1), got {rcond!r}")
+    return float(rcond)
+
+
+def check_choice(value, name: str, choices) -> str:
+    """``value`` must be one of ``choices``; else a ValueError naming ``name``."""
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}")
+    return value
 
 
 class KPCABase:
@@ -32,30 +115,28 @@ class KPCABase:
     """
 
     def __init__(self, n_components: int, kernel: Kernel, center: bool, block_size):
-        if not isinstance(kernel, Kernel):
-            raise TypeError(f"kernel must be a kernels.Kernel, got {type(kernel).__name__}")
         self.n_components = n_components
         self.kernel = kernel
-        self.center = bool(center)
+        self.center = center
         self.block_size = block_size
 
     # -- helpers for fit -------------------------------------------------------
     def _validate_fit(self, X):
         """Check X and every hyper-parameter before any work (the dense and
-        Lanczos paths alike, so a bad value never waits until ``transform``)."""
+        Lanczos paths alike, so a bad value never waits until ``transform``), after
+        forgetting any previous fit."""
+        reset_fitted(self)
+        check_kernel(self.kernel)
         X = check_array(X, "X")
         check_rank(self.n_components, "n_components", X.shape[0], "the number of samples n")
         if self.block_size is not None:
             check_positive(self.block_size, "block_size", integer=True)
-        rcond = self.rcond
-        if isinstance(rcond, bool) or not isinstance(rcond, numbers.Real) or not 0 <= rcond < 1:
-            raise ValueError(f"rcond must be a number in [0, 1), got {rcond!r}")
+        check_rcond(self.rcond)
         check_random_state(self.random_state)
         return X
 
     def _check_fitted(self):
-        if not hasattr(self, "coefficients_"):
-            raise RuntimeError(f"{type(self).__name__} is not fitted yet: call fit(X) first")
+        check_is_fitted(self, "coefficients_")
 
     # -- shared API ------------------------------------------------------------
     def transform(self, X) -> np.ndarray:

@@ -47,8 +47,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from kpca_suite.kernels import Kernel, check_array, check_positive, check_random_state, check_same_width, kernel_matmat
+from kpca_suite.kernels import Kernel, check_array, check_same_width, kernel_matmat
 
+from .base import check_choice
+from .landmarks import select_landmarks
 from .nystrom import DEFAULT_RCOND, NystromKPCA
 
 FORMS = ("fast", "literal")
@@ -105,13 +107,22 @@ class CenteredNystromKPCA(NystromKPCA):
 
     Parameters
     ----------
-    n_components : d, 1 <= d <= m.
-    kernel : kernels.Kernel.
-    landmarks : int m (uniform without replacement, as in the paper) or a strategy.
-    form : "fast" (column-centred K_nm with the uncentred K_mm^{-1/2}) or "literal"
+    n_components : int
+        d, 1 <= d <= m.
+    kernel : kernels.Kernel
+    landmarks : int or landmark strategy
+        An int m draws m landmarks uniformly without replacement (as in the paper);
+        a strategy object (:mod:`methods.landmarks`) chooses them itself.
+    form : {"fast", "literal"}
+        "fast" (column-centred K_nm with the uncentred K_mm^{-1/2}) or "literal"
         (the paper's K'_nm, K'_mm^{-1/2}); the same eigenvalues and scores.
-    rcond : relative eigenvalue cut-off of every pseudo-inverse (K_mm^{-1/2},
+    rcond : float in [0, 1)
+        Relative eigenvalue cut-off of every pseudo-inverse (K_mm^{-1/2},
         K_mm^{-1}, K'_mm^{-1/2}); the paper cuts at an absolute 1e-12, its code at 1e-9.
+    block_size : int or None
+        Rows of a kernel block at a time.
+    random_state : int, Generator or None
+        The landmark draw.
 
     Fitted attributes (besides :class:`KPCABase`'s): ``scores_`` (n, d) the training
     scores W after the sign convention; ``explained_variance_`` = ``eigenvalues_``
@@ -124,11 +135,10 @@ class CenteredNystromKPCA(NystromKPCA):
                  rcond: float = DEFAULT_RCOND, block_size=None, random_state=None):
         super().__init__(n_components, kernel, landmarks=landmarks, whitening="eigh", rcond=rcond,
                          center=True, block_size=block_size, random_state=random_state)
-        if form not in FORMS:
-            raise ValueError(f"form must be one of {FORMS}, got {form!r}")
         self.form = form
 
     def fit(self, X):
+        check_choice(self.form, "form", FORMS)
         if self.form == "fast":
             super().fit(X)
             X = check_array(X, "X")
@@ -149,13 +159,7 @@ class CenteredNystromKPCA(NystromKPCA):
 
     def _fit_literal(self, X):
         n, k = X.shape[0], self.n_components
-        strategy = self._strategy()
-        m_asked = getattr(strategy, "m", None)
-        if m_asked is not None and check_positive(m_asked, "m", integer=True) > n:
-            raise ValueError(f"m = {m_asked} landmarks must not exceed the number of samples n = {n}")
-        if m_asked is not None and k > m_asked:
-            raise ValueError(f"n_components = {k} must not exceed m = {m_asked}")
-        idx = strategy.select(X, self.kernel, check_random_state(self.random_state))
+        idx = select_landmarks(self._strategy(), X, self.kernel, self.random_state, k)
         L = X[idx]
         Knm = self.kernel.block(X, L, validate=False)
         Kmm = Knm[idx]

@@ -10,7 +10,7 @@ from scipy.sparse.linalg import LinearOperator, eigsh
 
 from kpca_suite.kernels import Kernel, check_random_state, kernel_matmat
 
-from .base import KPCABase, fitted_coefficients
+from .base import KPCABase, check_choice, fitted_coefficients
 
 SOLVERS = ("auto", "dense", "lanczos")
 #: ``solver="auto"`` uses the dense eigh up to this n, Lanczos above.
@@ -27,28 +27,34 @@ class ExactKPCA(KPCABase):
 
     Parameters
     ----------
-    n_components : k, 1 <= k <= n.
-    kernel : kernels.Kernel.
-    center : centre the feature map with the training mean.
-    solver : "dense" (LAPACK eigh of the formed K, O(n^3) time, O(n^2) memory,
+    n_components : int
+        k, 1 <= k <= n.
+    kernel : kernels.Kernel
+    center : bool
+        Centre the feature map with the training mean.
+    solver : {"auto", "dense", "lanczos"}
+        "dense" (LAPACK eigh of the formed K, O(n^3) time, O(n^2) memory,
         all n eigenvalues kept), "lanczos" (ARPACK on the blocked mat-vec
         K v, never forming K: O(n^2 d) per mat-vec, O(b n) memory, top k only),
         or "auto" (dense up to n = 3000).
-    rcond : eigenvalues of K at or below rcond * max give zero coefficients.
-    random_state : start vector of Lanczos.
+    rcond : float in [0, 1)
+        Eigenvalues of K at or below rcond * max give zero coefficients.
+    block_size : int or None
+        Rows of a kernel block at a time.
+    random_state : int, Generator or None
+        Start vector of Lanczos.
     """
 
     def __init__(self, n_components: int, kernel: Kernel = Kernel(), center: bool = False,
                  solver: str = "auto", rcond: float = 1e-12, block_size=None, random_state=None):
         super().__init__(n_components, kernel, center, block_size)
-        if solver not in SOLVERS:
-            raise ValueError(f"solver must be one of {SOLVERS}, got {solver!r}")
         self.solver = solver
         self.rcond = rcond
         self.random_state = random_state
 
     def fit(self, X):
         X = self._validate_fit(X)
+        check_choice(self.solver, "solver", SOLVERS)
         n, k = X.shape[0], self.n_components
         solver = self.solver if self.solver != "auto" else ("dense" if n <= DENSE_MAX_N else "lanczos")
         if solver == "lanczos" and k >= n:

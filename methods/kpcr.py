@@ -32,12 +32,13 @@ from __future__ import annotations
 import numpy as np
 from sklearn.metrics import r2_score  # R^2 = 1 - RSS / TSS, the paper's metric
 
-from kpca_suite.kernels import Kernel, check_array, check_positive, check_random_state, check_same_width, gram_accumulate
+from kpca_suite.kernels import Kernel, check_array, check_positive, check_same_width, gram_accumulate
 from kpca_suite.kernels import kernel_matmat
 
+from .base import check_is_fitted, check_kernel, check_rcond, reset_fitted
 from .centered_nystrom import CenteredNystromKPCA, psd_pinv, sign_flips
 from .exact import ExactKPCA
-from .landmarks import UniformLandmarks
+from .landmarks import select_landmarks
 from .nystrom import DEFAULT_RCOND
 
 
@@ -54,14 +55,25 @@ class KPCR:
 
     Parameters
     ----------
-    n_components : d.
-    kernel : kernels.Kernel.
-    landmarks : None for standard KPCR (dense centred KPCA, O(n^3)), else an int m or a
-        landmark strategy for Nyström KPCR (O(n m^2)).
-    rcond : eigenvalue cut-off passed to the KPCA estimator.
-    random_state : landmark draw.
+    n_components : int
+        d, the number of principal components regressed on.
+    kernel : kernels.Kernel
+    landmarks : None, int or landmark strategy
+        None for standard KPCR (dense centred KPCA, O(n^3)); otherwise Nyström KPCR
+        (O(n m^2)) on the landmarks it names: an int m draws m points uniformly without
+        replacement, a strategy object (:mod:`methods.landmarks`) chooses them itself.
+    rcond : float in [0, 1)
+        Eigenvalue cut-off passed to the KPCA estimator.
+    block_size : int or None
+        Rows of a kernel block at a time.
+    random_state : int, Generator or None
+        The landmark draw.
 
-    Fitted attributes: ``kpca_`` (the fitted KPCA), ``intercept_`` (ybar), ``coef_`` (d,).
+    Attributes
+    ----------
+    kpca_ : ExactKPCA or CenteredNystromKPCA, the fitted KPCA.
+    intercept_ : float, ybar.
+    coef_ : (d,) beta_hat = (n Lambda_d)^{-1} W_d^T y~.
     """
 
     def __init__(self, n_components: int, kernel: Kernel = Kernel(), landmarks=None, rcond: float = DEFAULT_RCOND,
@@ -74,6 +86,7 @@ class KPCR:
         self.random_state = random_state
 
     def fit(self, X, y):
+        reset_fitted(self)
         X, y = _check_target(X, y)
         if self.landmarks is None:
             kpca = ExactKPCA(self.n_components, self.kernel, center=True, solver="dense", rcond=self.rcond,
@@ -100,8 +113,7 @@ class KPCR:
         return self
 
     def predict(self, X) -> np.ndarray:
-        if not hasattr(self, "coef_"):
-            raise RuntimeError("KPCR is not fitted yet: call fit(X, y) first")
+        check_is_fitted(self, "coef_")
         return self.intercept_ + self.kpca_.transform(X) @ self.coef_
 
     def score(self, X, y) -> float:
@@ -118,10 +130,26 @@ class CenteredNystromKRR:
 
     Parameters
     ----------
-    kernel : kernels.Kernel.
-    landmarks : int m or a landmark strategy.
-    ridge : gamma > 0 of the paper, = n lambda in Rudi et al.'s normalisation.
-    rcond : relative cut-off of the pseudo-inverse of K_mn K_nm + gamma K_mm.
+    kernel : kernels.Kernel
+    landmarks : int or landmark strategy
+        An int m draws m points uniformly without replacement; a strategy object
+        (:mod:`methods.landmarks`) chooses them itself.
+    ridge : float > 0
+        The paper's gamma in pinv(K_mn K_nm + gamma K_mm) K_mn y~; it absorbs the
+        factor n, so it is n lambda in the (K + n lambda I) alpha = y normalisation
+        of :class:`methods.krr.NystromKRR`, whose ``ridge`` is lambda itself.
+    rcond : float in [0, 1)
+        Relative cut-off of the pseudo-inverse of K_mn K_nm + gamma K_mm.
+    block_size : int or None
+        Rows of a kernel block at a time.
+    random_state : int, Generator or None
+        The landmark draw.
+
+    Attributes
+    ----------
+    landmark_indices_ : (m,) rows of X used as landmarks; ``basis_points_`` those rows.
+    intercept_ : float, ybar.
+    coef_ : (m,) beta = pinv(K_mn K_nm + gamma K_mm) K_mn y~.
     """
 
     def __init__(self, kernel: Kernel = Kernel(), landmarks=100, ridge: float = 1.0, rcond: float = 1e-12,
@@ -134,13 +162,12 @@ class CenteredNystromKRR:
         self.random_state = random_state
 
     def fit(self, X, y):
+        reset_fitted(self)
+        check_kernel(self.kernel)
         X, y = _check_target(X, y)
         ridge = check_positive(self.ridge, "ridge")
-        strategy = self.landmarks if hasattr(self.landmarks, "select") else UniformLandmarks(self.landmarks)
-        m = getattr(strategy, "m", None)
-        if m is not None and check_positive(m, "m", integer=True) > X.shape[0]:
-            raise ValueError(f"m = {m} landmarks must not exceed the number of samples n = {X.shape[0]}")
-        idx = strategy.select(X, self.kernel, check_random_state(self.random_state))
+        check_rcond(self.rcond)
+        idx = select_landmarks(self.landmarks, X, self.kernel, self.random_state)
         L = X[idx]
         G, _ = gram_accumulate(X, L, self.kernel, self.block_size)
         Kmm = self.kernel.block(L, validate=False)
@@ -154,8 +181,7 @@ class CenteredNystromKRR:
         return self
 
     def predict(self, X) -> np.ndarray:
-        if not hasattr(self, "coef_"):
-            raise RuntimeError("CenteredNystromKRR is not fitted yet: call fit(X, y) first")
+        check_is_fitted(self, "coef_")
         X = check_array(X, "X")
         check_same_width(X, self.basis_points_, "X", "the training data")
         return self.intercept_ + kernel_matmat(X, self.coef_, self.kernel, self.basis_points_, self.block_size)

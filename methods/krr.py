@@ -2,13 +2,14 @@
 
 Normalisation of the paper: minimise (1/n) sum_i (y_i - f(x_i))^2 / 2 + (lambda/2) ||f||^2,
 so every system carries n lambda (and the inner regulariser of the paper's Eq. (8)
-is p gamma, not gamma):
+is p gamma, not gamma). The paper's lambda is the parameter ``ridge``:
 
-* full KRR:   alpha = (K + n lambda I)^{-1} y,  f(x) = k(x, X) alpha.  scikit-learn's
-  ``KernelRidge(alpha=a)`` solves (K + a I)^{-1} y: it is this estimator with a = n lambda.
+* full KRR:   (K + n ridge I) alpha = y,  f(x) = k(x, X) alpha.  scikit-learn's
+  ``KernelRidge(alpha=a)`` solves (K + a I)^{-1} y: it is this estimator with a = n ridge.
 * Nyström KRR (Sec. 4.4): with the features Phi = G of an incomplete Cholesky
   factorisation of the selected columns I (G G^T = L = C W^+ C^T, Eq. (4), C = K(V, I),
-  W = K(I, I)),
+  W = K(I, I)), with lambda = ``ridge`` and p = ``n_landmarks`` (Bach's sampled
+  columns are the landmarks),
 
   .. math::  w = (\\Phi^T \\Phi + n \\lambda I_p)^{-1} \\Phi^T y, \\qquad
              \\Phi w = L (L + n \\lambda I)^{-1} y,
@@ -19,7 +20,7 @@ is p gamma, not gamma):
   the training set; so f(x) = k(x, I) beta with beta = R^{-T} w (``dual_coef_``) for
   both solvers.
 
-Column selection (``sampling``):
+Column selection (``sampling``, ``n_landmarks`` = p columns):
 
 * ``"uniform"``: p columns uniformly without replacement (Eq. (4), Thm. 4.1); a column
   numerically in the span of the others is dropped (W^+), so ``rank_`` can be < p;
@@ -38,10 +39,10 @@ import numpy as np
 import scipy.linalg as sla
 
 from kpca_suite.kernels.cholesky import incomplete_cholesky
-from kpca_suite.kernels.protocol import KernelLike
 from kpca_suite.kernels.validation import check_array, check_positive, check_random_state, check_rank, check_same_width
 
-from .landmarks import LeverageScoreLandmarks, UniformLandmarks
+from .base import check_choice, check_is_fitted, check_kernel, reset_fitted
+from .landmarks import LeverageScoreLandmarks, UniformLandmarks, select_landmarks
 
 SAMPLINGS = ("uniform", "random", "pivot", "leverage")
 SOLVERS = ("features", "columns")
@@ -59,21 +60,20 @@ def check_targets(y, n: int) -> np.ndarray:
 
 
 class _KRRBase:
-    def __init__(self, kernel, lam: float):
-        if not isinstance(kernel, KernelLike):
-            raise TypeError(f"kernel must be a KernelLike (block() and diag(), e.g. kernels.Kernel), "
-                            f"got {type(kernel).__name__}")
+    def __init__(self, kernel, ridge: float):
         self.kernel = kernel
-        self.lam = lam
+        self.ridge = ridge
 
     def _validate(self, X, y):
+        """Forget any previous fit, then check the parameters, X and y."""
+        reset_fitted(self)
+        check_kernel(self.kernel, like=True)
         X = check_array(X, "X")
-        check_positive(self.lam, "lam")
+        check_positive(self.ridge, "ridge")
         return X, check_targets(y, X.shape[0])
 
     def _check_fitted(self, X):
-        if not hasattr(self, "dual_coef_"):
-            raise RuntimeError(f"{type(self).__name__} is not fitted yet: call fit(X, y) first")
+        check_is_fitted(self, "dual_coef_")
         X = check_array(X, "X")
         check_same_width(X, self.X_fit_, "X", "the training data")
         return X
@@ -85,21 +85,26 @@ class _KRRBase:
 
 
 class KernelRidge(_KRRBase):
-    """Full KRR: alpha = (K + n lambda I)^{-1} y (Sec. 4, square loss). O(n^3), O(n^2).
+    """Full KRR: (K + n ridge I) alpha = y (Sec. 4, square loss). O(n^3), O(n^2).
 
     Parameters
     ----------
-    kernel : a KernelLike (kernels.Kernel, kernels.PeriodicKernel).
-    lam : lambda > 0 (scikit-learn's alpha = n lambda).
+    kernel : KernelLike
+        kernels.Kernel, kernels.PeriodicKernel, ...
+    ridge : float > 0
+        The paper's lambda (scikit-learn's alpha = n ridge).
 
-    Fitted attributes: ``dual_coef_`` (alpha, shape of y), ``X_fit_`` (the n training points).
+    Attributes
+    ----------
+    dual_coef_ : alpha, the shape of y.
+    X_fit_ : (n, d) the training points.
     """
 
     def fit(self, X, y):
         X, y = self._validate(X, y)
         n = X.shape[0]
         K = self.kernel.block(X, validate=False)
-        K[np.diag_indices(n)] += n * self.lam
+        K[np.diag_indices(n)] += n * self.ridge
         self.dual_coef_ = sla.solve(K, y, assume_a="pos")
         self.X_fit_ = X
         return self
@@ -110,17 +115,23 @@ class NystromKRR(_KRRBase):
 
     Parameters
     ----------
-    kernel : a KernelLike (kernels.Kernel, kernels.PeriodicKernel).
-    lam : lambda > 0.
-    n_columns : p, 1 <= p <= n.
-    sampling : one of ``SAMPLINGS`` or a landmark strategy object.
-    solver : "features" (w = (Phi^T Phi + n lambda I)^{-1} Phi^T y, O(p^2 n)) or "columns"
-        (C (C^T C + n lambda W)^{-1} C^T y; needs W invertible, squares its condition number).
-    tol : residual cut-off of the incomplete Cholesky, relative to max_i K_ii.
-    random_state : int or numpy Generator.
+    kernel : KernelLike
+        kernels.Kernel, kernels.PeriodicKernel, ...
+    ridge : float > 0
+        The paper's lambda: the full problem is (K + n ridge I) alpha = y.
+    n_landmarks : int
+        p, 1 <= p <= n, the number of sampled columns (the landmarks; at most p are kept).
+    sampling : one of ``SAMPLINGS`` or a landmark strategy object
+        How the p columns are chosen (a strategy object chooses them itself).
+    solver : {"features", "columns"}
+        "features" (w = (Phi^T Phi + n ridge I)^{-1} Phi^T y, O(p^2 n)) or "columns"
+        (C (C^T C + n ridge W)^{-1} C^T y; needs W invertible, squares its condition number).
+    tol : float
+        Residual cut-off of the incomplete Cholesky, relative to max_i K_ii.
+    random_state : int, Generator or None
 
-    Fitted attributes
-    -----------------
+    Attributes
+    ----------
     column_indices_ : (r,) the columns kept, in factorisation order; ``rank_`` = r.
     features_ : (n, r) Phi = G, with Phi Phi^T = L.
     residual_traces_ : (r + 1,) tr(K - L) after 0..r columns (online trace-norm error).
@@ -129,21 +140,17 @@ class NystromKRR(_KRRBase):
     X_fit_ : X[column_indices_].
     """
 
-    def __init__(self, kernel, lam: float, n_columns: int, sampling="uniform", solver: str = "features",
+    def __init__(self, kernel, ridge: float, n_landmarks: int, sampling="uniform", solver: str = "features",
                  tol: float = 1e-12, random_state=None):
-        super().__init__(kernel, lam)
-        if isinstance(sampling, str) and sampling not in SAMPLINGS:
-            raise ValueError(f"sampling must be one of {SAMPLINGS} or a strategy object, got {sampling!r}")
-        if solver not in SOLVERS:
-            raise ValueError(f"solver must be one of {SOLVERS}, got {solver!r}")
-        self.n_columns = n_columns
+        super().__init__(kernel, ridge)
+        self.n_landmarks = n_landmarks
         self.sampling = sampling
         self.solver = solver
         self.tol = tol
         self.random_state = random_state
 
     def _order(self, X, rng):
-        p = self.n_columns
+        p = self.n_landmarks
         if self.sampling == "pivot":
             return "pivot"
         if self.sampling == "random":
@@ -151,20 +158,24 @@ class NystromKRR(_KRRBase):
         if self.sampling == "uniform":
             strategy = UniformLandmarks(p)
         elif self.sampling == "leverage":
-            strategy = LeverageScoreLandmarks(p, s=self.lam)
+            strategy = LeverageScoreLandmarks(p, s=self.ridge)
         else:
             strategy = self.sampling
-        return np.asarray(strategy.select(X, self.kernel, rng))
+        return select_landmarks(strategy, X, self.kernel, rng)
 
     def fit(self, X, y):
         X, y = self._validate(X, y)
+        if not hasattr(self.sampling, "select") and not (isinstance(self.sampling, str)
+                                                         and self.sampling in SAMPLINGS):
+            raise ValueError(f"sampling must be one of {SAMPLINGS} or a strategy object, got {self.sampling!r}")
+        check_choice(self.solver, "solver", SOLVERS)
         n = X.shape[0]
-        p = check_rank(self.n_columns, "n_columns", n, "the number of samples n")
+        p = check_rank(self.n_landmarks, "n_landmarks", n, "the number of samples n")
         rng = check_random_state(self.random_state)
         chol = incomplete_cholesky(X, self.kernel, p, self._order(X, rng), self.tol)
         G, idx = chol.factor, chol.indices
         R = G[idx]
-        nlam = n * self.lam
+        nlam = n * self.ridge
         if self.solver == "features":
             A = G.T @ G
             A[np.diag_indices_from(A)] += nlam

@@ -1,7 +1,17 @@
-"""Landmark ("center") selection strategies, one small object each (as Falkon).
+"""Landmark ("center") selection strategies, one small object each (as Falkon),
+and the one place where an estimator's ``landmarks`` parameter is resolved.
 
 ``select(X, kernel, random_state) -> indices`` returns sorted, distinct row
 indices of X.
+
+The rule of methods/: a parameter named ``landmarks`` is the landmark set, either an
+int m (m rows drawn uniformly without replacement, :class:`UniformLandmarks`) or a
+strategy object with ``select`` (and, if it has one, an ``m`` attribute, the number
+asked for); :func:`select_landmarks` resolves it and checks m against n and
+n_components. A parameter named ``n_landmarks`` is a bare count, used where the way
+the landmarks are chosen is fixed by the algorithm (reservoir sampling in
+:class:`~methods.streaming_nystrom.StreamingNystrom`) or is a separate parameter
+(``sampling`` of :class:`~methods.krr.NystromKRR`).
 """
 
 from __future__ import annotations
@@ -20,6 +30,31 @@ def _check_m(m, n):
     if m > n:
         raise ValueError(f"m = {m} landmarks must not exceed the number of samples n = {n}")
     return m
+
+
+def landmark_strategy(landmarks):
+    """The strategy behind a ``landmarks`` parameter: an object with ``select`` is
+    returned as is, anything else is read as the count m of :class:`UniformLandmarks`
+    (validated when it selects)."""
+    if hasattr(landmarks, "select"):
+        return landmarks
+    return UniformLandmarks(landmarks)
+
+
+def select_landmarks(landmarks, X, kernel, random_state=None, n_components=None) -> np.ndarray:
+    """Row indices of the landmarks of X for a ``landmarks`` parameter (int m or strategy).
+
+    Before any draw, checks that the m asked for (a strategy's ``m``, if it has one)
+    is a positive integer, at most n, and, if given, at least ``n_components``.
+    """
+    strategy = landmark_strategy(landmarks)
+    m = getattr(strategy, "m", None)
+    n = X.shape[0]
+    if m is not None:
+        m = _check_m(m, n)
+        if n_components is not None and n_components > m:
+            raise ValueError(f"n_components = {n_components} must not exceed m = {m}")
+    return np.asarray(strategy.select(X, kernel, check_random_state(random_state)))
 
 
 @dataclass(frozen=True)

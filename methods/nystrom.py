@@ -32,10 +32,10 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg as sla
 
-from kpca_suite.kernels import Kernel, check_positive, check_random_state, gram_accumulate, kernel_matmat
+from kpca_suite.kernels import Kernel, gram_accumulate, kernel_matmat
 
-from .base import KPCABase
-from .landmarks import UniformLandmarks
+from .base import KPCABase, check_choice
+from .landmarks import landmark_strategy, select_landmarks
 
 WHITENINGS = ("eigh", "cholesky", "generalized")
 # Relative cut-off of K_mm's eigenvalues for the "eigh" whitening. A kept direction with
@@ -52,14 +52,24 @@ class NystromKPCA(KPCABase):
 
     Parameters
     ----------
-    n_components : k, 1 <= k <= m.
-    kernel : kernels.Kernel.
-    landmarks : int m, or a strategy with ``select(X, kernel, rng)``
-        (:class:`UniformLandmarks`, :class:`LeverageScoreLandmarks`).
-    whitening : one of ``WHITENINGS`` (see the module docstring).
-    rcond : relative eigenvalue cut-off of K_mm for ``"eigh"``.
-    center : centre with the full-data mean: M = W^T (K_mn K_nm - s s^T / n) W
+    n_components : int
+        k, 1 <= k <= m.
+    kernel : kernels.Kernel
+    landmarks : int or landmark strategy
+        An int m draws m landmarks uniformly without replacement; a strategy with
+        ``select(X, kernel, rng)`` (:class:`UniformLandmarks`,
+        :class:`LeverageScoreLandmarks`, :class:`FixedLandmarks`) chooses them itself.
+    whitening : {"eigh", "cholesky", "generalized"}
+        See the module docstring.
+    rcond : float in [0, 1)
+        Relative eigenvalue cut-off of K_mm for ``"eigh"``.
+    center : bool
+        Centre with the full-data mean: M = W^T (K_mn K_nm - s s^T / n) W
         with s = K_mn 1_n (the column sums from the same blocked pass).
+    block_size : int or None
+        Rows of a kernel block at a time.
+    random_state : int, Generator or None
+        The landmark draw.
 
     Fitted attributes, besides those of :class:`KPCABase`: ``landmark_indices_``,
     ``effective_rank_`` (r, the rank kept by the whitening), and
@@ -70,28 +80,25 @@ class NystromKPCA(KPCABase):
                  whitening: str = "eigh", rcond: float = DEFAULT_RCOND, center: bool = False,
                  block_size=None, random_state=None):
         super().__init__(n_components, kernel, center, block_size)
-        if whitening not in WHITENINGS:
-            raise ValueError(f"whitening must be one of {WHITENINGS}, got {whitening!r}")
         self.landmarks = landmarks
         self.whitening = whitening
         self.rcond = rcond
         self.random_state = random_state
 
     def _strategy(self):
-        if hasattr(self.landmarks, "select"):
-            return self.landmarks
-        return UniformLandmarks(self.landmarks)
+        """The landmark strategy (:func:`~methods.landmarks.landmark_strategy`); a hook
+        for subclasses that choose landmarks another way."""
+        return landmark_strategy(self.landmarks)
+
+    def _validate_fit(self, X):
+        X = super()._validate_fit(X)
+        check_choice(self.whitening, "whitening", WHITENINGS)
+        return X
 
     def fit(self, X):
         X = self._validate_fit(X)
         n = X.shape[0]
-        strategy = self._strategy()
-        m_asked = getattr(strategy, "m", None)
-        if m_asked is not None and check_positive(m_asked, "m", integer=True) > n:
-            raise ValueError(f"m = {m_asked} landmarks must not exceed the number of samples n = {n}")
-        if m_asked is not None and self.n_components > m_asked:
-            raise ValueError(f"n_components = {self.n_components} must not exceed m = {m_asked}")
-        idx = strategy.select(X, self.kernel, check_random_state(self.random_state))
+        idx = select_landmarks(self._strategy(), X, self.kernel, self.random_state, self.n_components)
         L = X[idx]
         G, colsum = gram_accumulate(X, L, self.kernel, self.block_size)
         if self.center:

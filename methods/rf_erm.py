@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from kpca_suite.kernels import check_array, check_positive, check_random_state, check_rank, draw_rff
+from kpca_suite.kernels import Kernel, check_array, check_positive, check_random_state, check_rank
 
+from .base import reset_fitted
 from .rf_subspace import RandomFeatureSubspace
 
 
@@ -34,7 +35,10 @@ class RFERM(RandomFeatureSubspace):
     n_features : int
         m, the number of frequencies (features: m for ``"cos"``, 2m for
         ``"paired"``).
-    kernel, gamma, variant :
+    kernel : kernels.Kernel
+        Gaussian or Laplacian (the kernels with a spectral measure for
+        :func:`kernels.draw_rff`); any other kernel is a ValueError at ``fit``.
+    variant : {"cos", "paired"}
         As in :func:`kernels.draw_rff`.
     block_size : int
         Rows mapped at a time; memory O(block_size m).
@@ -50,20 +54,18 @@ class RFERM(RandomFeatureSubspace):
     eigenvalues_ : (k,) top eigenvalues of C_m; ``all_eigenvalues_`` all m'.
     """
 
-    def __init__(self, n_components: int, n_features: int, kernel: str = "gaussian", gamma: float = 1.0,
+    def __init__(self, n_components: int, n_features: int, kernel: Kernel = Kernel("gaussian", gamma=1.0),
                  variant: str = "cos", block_size: int = 4096, random_state=None):
         self.n_components = n_components
         self.n_features = n_features
         self.kernel = kernel
-        self.gamma = gamma
         self.variant = variant
         self.block_size = block_size
         self.random_state = random_state
 
     def fit(self, X) -> "RFERM":
         """Forget any previous pass and fit on X."""
-        for name in ("feature_map_", "covariance_sum_", "n_samples_seen_", "components_"):
-            self.__dict__.pop(name, None)
+        reset_fitted(self)
         return self.partial_fit(X)
 
     def partial_fit(self, X) -> "RFERM":
@@ -72,8 +74,7 @@ class RFERM(RandomFeatureSubspace):
         X = check_array(X, "X")
         block_size = check_positive(self.block_size, "block_size", integer=True)
         if not hasattr(self, "feature_map_"):
-            fmap = draw_rff(X.shape[1], self.n_features, self.kernel, self.gamma, self.variant,
-                            check_random_state(self.random_state))
+            fmap = self._draw_feature_map(X.shape[1], check_random_state(self.random_state))
             check_rank(self.n_components, "n_components", fmap.n_features, "the number of features")
             S, seen = np.zeros((fmap.n_features, fmap.n_features)), 0
         else:

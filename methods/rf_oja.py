@@ -28,9 +28,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kpca_suite.kernels import check_array, check_positive, check_random_state, check_rank, draw_rff
+from kpca_suite.kernels import Kernel, check_array, check_positive, check_random_state, check_rank
 from kpca_suite.kernels.oja import oja_updates, orthonormalize
 
+from .base import reset_fitted
 from .rf_subspace import RandomFeatureSubspace
 
 
@@ -127,8 +128,11 @@ class RFOja(RandomFeatureSubspace):
         k, at most the number of features.
     n_features : int
         m, the number of frequencies (features: m for ``"cos"``, 2m for ``"paired"``).
-    kernel, gamma, variant :
-        As in :func:`kernels.draw_rff` (Gaussian: exp(-gamma ||x - y||^2)).
+    kernel : kernels.Kernel
+        Gaussian exp(-gamma ||x - y||^2) or Laplacian (the kernels with a spectral
+        measure for :func:`kernels.draw_rff`); any other kernel is a ValueError at ``fit``.
+    variant : {"cos", "paired"}
+        As in :func:`kernels.draw_rff`.
     learning_rate : InverseSchedule, ConstantSchedule or ThreePhaseSchedule
         The step sizes eta_t (module docstring); default ``InverseSchedule()``.
     qr_every : int
@@ -147,13 +151,12 @@ class RFOja(RandomFeatureSubspace):
     n_samples_seen_ : int
     """
 
-    def __init__(self, n_components: int, n_features: int, kernel: str = "gaussian", gamma: float = 1.0,
+    def __init__(self, n_components: int, n_features: int, kernel: Kernel = Kernel("gaussian", gamma=1.0),
                  variant: str = "cos", learning_rate=None, qr_every: int = 1, block_size: int = 4096,
                  random_state=None):
         self.n_components = n_components
         self.n_features = n_features
         self.kernel = kernel
-        self.gamma = gamma
         self.variant = variant
         self.learning_rate = learning_rate
         self.qr_every = qr_every
@@ -169,8 +172,7 @@ class RFOja(RandomFeatureSubspace):
 
     def fit(self, X) -> "RFOja":
         """Forget any previous pass and run one pass over the rows of X."""
-        for name in ("feature_map_", "components_", "n_samples_seen_"):
-            self.__dict__.pop(name, None)
+        reset_fitted(self)
         return self.partial_fit(X)
 
     def partial_fit(self, X) -> "RFOja":
@@ -183,7 +185,7 @@ class RFOja(RandomFeatureSubspace):
         block_size = check_positive(self.block_size, "block_size", integer=True)
         if not hasattr(self, "feature_map_"):
             rng = check_random_state(self.random_state)
-            fmap = draw_rff(X.shape[1], self.n_features, self.kernel, self.gamma, self.variant, rng)
+            fmap = self._draw_feature_map(X.shape[1], rng)
             k = check_rank(self.n_components, "n_components", fmap.n_features, "the number of features")
             Q, seen = orthonormalize(rng.standard_normal((fmap.n_features, k))), 0
         else:

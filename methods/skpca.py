@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from kpca_suite.kernels import check_array, check_positive, check_random_state, check_rank, draw_rff
+from kpca_suite.kernels import Kernel, check_array, check_positive, check_random_state, check_rank
 from kpca_suite.kernels.frequent_directions import FrequentDirections
 
+from .base import reset_fitted
 from .rf_subspace import RandomFeatureSubspace
 
 
@@ -46,7 +47,10 @@ class SKPCA(RandomFeatureSubspace):
         ell, rows of the FD sketch; at most the number of features.
     n_features : int > 0
         m, the number of frequencies (features: m for ``"cos"``, 2m for ``"paired"``).
-    kernel, gamma, variant :
+    kernel : kernels.Kernel
+        Gaussian or Laplacian (the kernels with a spectral measure for
+        :func:`kernels.draw_rff`); any other kernel is a ValueError at ``fit``.
+    variant : {"cos", "paired"}
         As in :func:`kernels.draw_rff`.
     shrink : {"halving", "standard"}
         The FD shrink rule (:mod:`kernels.frequent_directions`); "halving" is
@@ -66,13 +70,12 @@ class SKPCA(RandomFeatureSubspace):
     """
 
     def __init__(self, n_components=None, sketch_size: int = 10, n_features: int = 100,
-                 kernel: str = "gaussian", gamma: float = 1.0, variant: str = "cos", shrink: str = "halving",
+                 kernel: Kernel = Kernel("gaussian", gamma=1.0), variant: str = "cos", shrink: str = "halving",
                  block_size: int = 4096, random_state=None):
         self.n_components = n_components
         self.sketch_size = sketch_size
         self.n_features = n_features
         self.kernel = kernel
-        self.gamma = gamma
         self.variant = variant
         self.shrink = shrink
         self.block_size = block_size
@@ -80,8 +83,7 @@ class SKPCA(RandomFeatureSubspace):
 
     def fit(self, X) -> "SKPCA":
         """Forget any previous pass and fit on X."""
-        for name in ("feature_map_", "sketch_", "components_", "singular_values_", "n_samples_seen_"):
-            self.__dict__.pop(name, None)
+        reset_fitted(self)
         return self.partial_fit(X)
 
     def partial_fit(self, X) -> "SKPCA":
@@ -91,9 +93,8 @@ class SKPCA(RandomFeatureSubspace):
         X = check_array(X, "X")
         block_size = check_positive(self.block_size, "block_size", integer=True)
         if not hasattr(self, "feature_map_"):
-            m = check_positive(self.n_features, "n_features", integer=True)
-            fmap = draw_rff(X.shape[1], m, self.kernel, self.gamma, self.variant,
-                            check_random_state(self.random_state))
+            check_positive(self.n_features, "n_features", integer=True)
+            fmap = self._draw_feature_map(X.shape[1], check_random_state(self.random_state))
             ell = check_rank(self.sketch_size, "sketch_size", fmap.n_features, "the number of features")
             if self.n_components is not None:
                 check_rank(self.n_components, "n_components", ell, "sketch_size")
@@ -131,7 +132,7 @@ class SKPCA(RandomFeatureSubspace):
     def get_params(self) -> dict:
         """The constructor parameters (scikit-learn style)."""
         return {name: getattr(self, name) for name in ("n_components", "sketch_size", "n_features", "kernel",
-                                                       "gamma", "variant", "shrink", "block_size", "random_state")}
+                                                       "variant", "shrink", "block_size", "random_state")}
 
     def _components(self, fd):
         """Top right singular vectors of the rows of B in use, keeping the

@@ -27,7 +27,7 @@ import numpy as np
 
 from kpca_suite.kernels import Kernel, check_array, check_positive, check_random_state, check_rank, kernel_matmat
 
-from .base import fitted_coefficients
+from .base import check_is_fitted, check_kernel, check_rcond, fitted_coefficients, reset_fitted
 from .nystrom import DEFAULT_RCOND
 
 
@@ -37,7 +37,8 @@ class StreamingNystrom:
     Parameters
     ----------
     n_landmarks : int > 0
-        c, the number of reservoir samplers (landmarks, with repetition).
+        c, the number of reservoir samplers (landmarks, with repetition). A bare count:
+        reservoir sampling is the only way this estimator picks landmarks.
     kernel : kernels.Kernel
     n_components : int or None
         k, the rank of W_k^+; None keeps the effective rank r of W.
@@ -68,19 +69,16 @@ class StreamingNystrom:
 
     def fit(self, X) -> "StreamingNystrom":
         """Forget any previous pass and fit on X."""
-        for name in ("landmarks_", "gram_", "coefficients_", "n_samples_seen_", "rng_"):
-            self.__dict__.pop(name, None)
+        reset_fitted(self)
         return self.partial_fit(X)
 
     def partial_fit(self, X) -> "StreamingNystrom":
         """Run the reservoirs over the rows of X, update W, refresh A_k. A rejected
         chunk (non-finite, wrong d) leaves the model unchanged."""
         X = check_array(X, "X")
-        if not isinstance(self.kernel, Kernel):
-            raise TypeError(f"kernel must be a kernels.Kernel, got {type(self.kernel).__name__}")
+        check_kernel(self.kernel)
         block_size = check_positive(self.block_size, "block_size", integer=True)
-        if not 0 <= self.rcond < 1:
-            raise ValueError(f"rcond must be a number in [0, 1), got {self.rcond!r}")
+        check_rcond(self.rcond)
         if not hasattr(self, "landmarks_"):
             c = check_positive(self.n_landmarks, "n_landmarks", integer=True)
             if self.n_components is not None:
@@ -135,5 +133,4 @@ class StreamingNystrom:
         return self.landmarks_.size + self.gram_.size
 
     def _check_fitted(self):
-        if not hasattr(self, "coefficients_"):
-            raise RuntimeError("StreamingNystrom is not fitted yet: call fit(X) or partial_fit(X) first")
+        check_is_fitted(self, "coefficients_")

@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from kpca_suite.kernels import Kernel, check_array, check_positive, check_random_state, check_same_width, gram_accumulate
+from kpca_suite.kernels import Kernel, check_array, check_same_width, gram_accumulate
 
 from .base import KPCABase
 from .centered_nystrom import centred_cross, centred_trace, centring_terms
-from .landmarks import UniformLandmarks
+from .landmarks import select_landmarks
 from .nystrom import DEFAULT_RCOND
 
 
@@ -43,14 +43,7 @@ class _SubsetBase(KPCABase):
         self.random_state = random_state
 
     def _select(self, X):
-        strategy = self.landmarks if hasattr(self.landmarks, "select") else UniformLandmarks(self.landmarks)
-        m_asked = getattr(strategy, "m", None)
-        n = X.shape[0]
-        if m_asked is not None and check_positive(m_asked, "m", integer=True) > n:
-            raise ValueError(f"m = {m_asked} landmarks must not exceed the number of samples n = {n}")
-        if m_asked is not None and self.n_components > m_asked:
-            raise ValueError(f"n_components = {self.n_components} must not exceed m = {m_asked}")
-        return strategy.select(X, self.kernel, check_random_state(self.random_state))
+        return select_landmarks(self.landmarks, X, self.kernel, self.random_state, self.n_components)
 
     def _terms(self, Kmm, colsum, n):
         """Theorem 1's centring (c, Kinv, s, T, K'_mm); the identity for center=False."""
@@ -79,12 +72,21 @@ class SubsetPCA(_SubsetBase):
 
     Parameters
     ----------
-    n_components : d <= m.
-    kernel : kernels.Kernel.
-    landmarks : int m or a landmark strategy (the same subset as Nyström for a paired
-        comparison: pass :class:`~methods.landmarks.FixedLandmarks`).
-    center : full-data projected-mean centring (Theorem 2) or zero mean (Theorem 3).
-    rcond : relative cut-off of the eigenvalues of K'_mm (and of the pinv in the centring).
+    n_components : int
+        d <= m.
+    kernel : kernels.Kernel
+    landmarks : int or landmark strategy
+        An int m draws m points uniformly without replacement; a strategy object
+        chooses them (the same subset as Nyström for a paired comparison: pass
+        :class:`~methods.landmarks.FixedLandmarks`).
+    center : bool
+        Full-data projected-mean centring (Theorem 2) or zero mean (Theorem 3).
+    rcond : float in [0, 1)
+        Relative cut-off of the eigenvalues of K'_mm (and of the pinv in the centring).
+    block_size : int or None
+        Rows of a kernel block at a time.
+    random_state : int, Generator or None
+        The landmark draw.
 
     Fitted attributes
     -----------------

@@ -7,7 +7,9 @@ A claim declares one (or :class:`AllOf` several) with its numbers:
 :class:`AllWithin`         every cell's metric is at most a tolerance (identities, inequalities);
 :class:`CoverageAtLeast`   a bound covers the observed value at least as often as promised;
 :class:`OrderingHolds`     per-size means of several methods keep a declared order;
-:class:`CurvesClose`       the mean curves of two methods differ by at most a tolerance.
+:class:`CurvesClose`       the mean curves of two methods differ by at most a tolerance;
+:class:`MeanAtMost`        the largest per-size seed mean of a metric is at most a tolerance;
+:class:`Where`             a rule applied to the cells with one parameter value only.
 
 Statuses combine as: ``fails`` if any part fails, ``holds`` if all hold, else
 ``inconclusive``. A slope whose CI straddles its band is ``inconclusive``.
@@ -140,7 +142,7 @@ class AllWithin:
 
     def __call__(self, results, profile) -> Outcome:
         keys = list(self.metrics) if self.metrics is not None else sorted(results[0].metrics)
-        worst = {k: max(r.metrics[k] for r in results) for k in keys}
+        worst = {k: float(np.max([r.metrics[k] for r in results])) for k in keys}  # NaN propagates, and fails
         bad = [k for k in keys if not worst[k] <= self.tol]
         unit = f" {self.what}" if self.what else ""
         if bad:
@@ -224,6 +226,34 @@ class CurvesClose:
         status = "holds" if gap <= self.tol else "fails"
         return Outcome(status, f"max |{self.a} - {self.b}| of {self.metric} {gap:.3g} (<= {self.tol:g})", [],
                        {f"{self.name}_max": float(gap)}, {f"{self.name}_at_most": self.tol})
+
+
+@dataclass(frozen=True)
+class MeanAtMost:
+    """The largest per-size seed mean of ``metric`` is at most ``tol``."""
+
+    metric: str
+    tol: float
+    what: str
+
+    def __call__(self, results, profile) -> Outcome:
+        _, Y = collect(results, self.metric)
+        worst = float(np.nanmax(np.nanmean(Y, axis=1)))
+        return Outcome("holds" if worst <= self.tol else "fails", f"max mean {self.what} {worst:.3f} (<= {self.tol:g})",
+                       [], {f"max_mean_{self.metric}": worst}, {f"max_mean_{self.metric}_at_most": self.tol})
+
+
+@dataclass(frozen=True)
+class Where:
+    """``rule`` applied to the cells whose param ``name`` equals ``value``
+    (a claim that sweeps two settings judges each on its own)."""
+
+    name: str
+    value: object
+    rule: Callable
+
+    def __call__(self, results, profile) -> Outcome:
+        return self.rule([r for r in results if r.cell.p.get(self.name) == self.value], profile)
 
 
 @dataclass(frozen=True)

@@ -225,8 +225,8 @@ def warm_jit() -> None:
     NystromKPCA(2, k, landmarks=5, random_state=0).fit(X)
     SKPCA(sketch_size=2, n_features=4, random_state=0).fit(X).transform(X)
     StreamingNystrom(3, random_state=0).fit(X).transform(X)
-    RFOja(2, 8, gamma=0.5, random_state=0).fit(X[:20])
-    RFERM(2, 8, gamma=0.5, random_state=0).fit(X[:20])
+    RFOja(2, 8, kernel=Kernel("gaussian", gamma=0.5), random_state=0).fit(X[:20])
+    RFERM(2, 8, kernel=Kernel("gaussian", gamma=0.5), random_state=0).fit(X[:20])
     from kpca_suite.theory.periodic import uniform_design
     P, _ = bach13_kernel()
     incomplete_cholesky(uniform_design(20, 0), P, 3, "pivot")
@@ -522,11 +522,13 @@ def _rn_data(n, d, **_):
 
 
 def _skpca_ours(data, n, m, k, ell, chunk, **_):
+    from kpca_suite.kernels import Kernel
     from kpca_suite.methods import SKPCA
     X, gamma = data
+    kern = Kernel("gaussian", gamma=gamma)
 
     def fit():
-        est = SKPCA(sketch_size=ell, n_features=m, gamma=gamma, block_size=chunk, random_state=0)
+        est = SKPCA(sketch_size=ell, n_features=m, kernel=kern, block_size=chunk, random_state=0)
         for start in range(0, n, chunk):
             est.partial_fit(X[start:start + chunk])
     return fit
@@ -570,12 +572,12 @@ def _train_maker(which):
         from kpca_suite.kernels import Kernel
         from kpca_suite.methods import RFERM, SKPCA, StreamingNystrom
         X, gamma = data
-        X = X[:n]
+        X, kern = X[:n], Kernel("gaussian", gamma=gamma)
         if which == "skpca":
-            return lambda: SKPCA(sketch_size=20, n_features=m, gamma=gamma, random_state=0).fit(X)
+            return lambda: SKPCA(sketch_size=20, n_features=m, kernel=kern, random_state=0).fit(X)
         if which == "rnca":
-            return lambda: RFERM(10, m, gamma=gamma, random_state=0).fit(X)
-        return lambda: StreamingNystrom(m, Kernel("gaussian", gamma=gamma), random_state=0).fit(X)
+            return lambda: RFERM(10, m, kern, random_state=0).fit(X)
+        return lambda: StreamingNystrom(m, kern, random_state=0).fit(X)
     return make
 
 
@@ -627,8 +629,10 @@ def _rf_data(n, d, **_):
 
 
 def _rf_oja(X, m, k, d, **_):
+    from kpca_suite.kernels import Kernel
     from kpca_suite.methods import RFOja
-    return lambda: RFOja(k, m, gamma=gamma_for(d), block_size=1024, random_state=0).fit(X)
+    kern = Kernel("gaussian", gamma=gamma_for(d))
+    return lambda: RFOja(k, m, kern, block_size=1024, random_state=0).fit(X)
 
 
 def _rf_floor(X, m, k, d, **_):
@@ -678,8 +682,10 @@ RF_OJA = PerfClaim(
 
 
 def _rf_erm(X, m, k, d, **_):
+    from kpca_suite.kernels import Kernel
     from kpca_suite.methods import RFERM
-    return lambda: RFERM(k, m, gamma=gamma_for(d), block_size=1024, random_state=0).fit(X)
+    kern = Kernel("gaussian", gamma=gamma_for(d))
+    return lambda: RFERM(k, m, kern, block_size=1024, random_state=0).fit(X)
 
 
 def _rf_sklearn(X, m, k, d, **_):

@@ -162,9 +162,9 @@ def test_polynomial_parameters():
 
 def test_kernel_must_be_a_Kernel():
     with pytest.raises(TypeError, match="kernel must be a kernels.Kernel"):
-        ExactKPCA(2, kernel="gaussian")
+        ExactKPCA(2, kernel="gaussian").fit(X)
     with pytest.raises(TypeError, match="kernel must be a kernels.Kernel"):
-        NystromKPCA(2, kernel="gaussian")
+        NystromKPCA(2, kernel="gaussian").fit(X)
 
 
 # -- ranks and sizes ----------------------------------------------------------------
@@ -240,9 +240,50 @@ def test_not_fitted():
 
 def test_unknown_solver_and_whitening():
     with pytest.raises(ValueError, match="solver must be one of"):
-        ExactKPCA(2, K, solver="arpack")
+        ExactKPCA(2, K, solver="arpack").fit(X)
     with pytest.raises(ValueError, match="whitening must be one of"):
-        NystromKPCA(2, K, whitening="svd")
+        NystromKPCA(2, K, landmarks=5, whitening="svd").fit(X)
+
+
+def test_init_only_stores_parameters():
+    # scikit-learn's rule: __init__ never validates, fit does
+    from kpca_suite.methods import (KPCR, RFERM, SKPCA, CenteredNystromKPCA, CenteredNystromKRR, KernelRidge,
+                                    NystromKRR, RFOja, StreamingNystrom, SubsetPCA)
+    ExactKPCA(2, kernel="gaussian", solver="arpack")
+    NystromKPCA(2, kernel="gaussian", whitening="svd", landmarks=-1)
+    CenteredNystromKPCA(2, kernel="gaussian", form="paper")
+    SubsetPCA(2, kernel=None, landmarks=0)
+    KernelRidge("rbf", -1.0)
+    NystromKRR("rbf", -1.0, 0, sampling="greedy", solver="cg")
+    KPCR(0, kernel=None, landmarks=-1)
+    CenteredNystromKRR(kernel=None, landmarks=-1, ridge=-1.0)
+    RFERM(0, 0, kernel="gaussian")
+    RFOja(0, 0, kernel="gaussian", learning_rate=0.1)
+    SKPCA(0, 0, 0, kernel="gaussian")
+    StreamingNystrom(0, kernel="gaussian", rcond=2.0)
+
+
+def test_not_fitted_message_names_the_call():
+    from kpca_suite.methods import KPCR, RFOja, NotFittedError
+    with pytest.raises(NotFittedError, match=r"^ExactKPCA is not fitted yet: call fit\(X\) first$"):
+        ExactKPCA(2, K).transform(X)
+    with pytest.raises(RuntimeError, match=r"^KPCR is not fitted yet: call fit\(X, y\) first$"):
+        KPCR(2, K).predict(X)
+    with pytest.raises(RuntimeError, match=r"call fit\(X\) or partial_fit\(X\) first"):
+        RFOja(2, 10).transform(X)
+
+
+def test_refit_forgets_the_previous_fit():
+    from kpca_suite.methods import RFERM
+    ny = NystromKPCA(2, K, landmarks=10, whitening="generalized", random_state=0).fit(X)
+    ny.stale_ = 1.0
+    ny.fit(X)
+    assert not hasattr(ny, "stale_")
+    est = RFERM(2, 8, random_state=0).fit(X)
+    est.n_components = 99
+    with pytest.raises(ValueError, match="n_components"):
+        est.fit(X)
+    assert not hasattr(est, "components_")
 
 
 # -- block_size ----------------------------------------------------------------------

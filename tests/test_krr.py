@@ -112,16 +112,17 @@ def test_same_seed_same_columns():
 
 # -- bad input -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("lam", [0.0, -1.0, np.nan, np.inf])
-def test_lambda_must_be_positive(lam):
+@pytest.mark.parametrize("ridge", [0.0, -1.0, np.nan, np.inf])
+def test_ridge_must_be_positive(ridge):
     X, y = _data()
-    for est in (KernelRidge(GAUSS, lam), NystromKRR(GAUSS, lam, 5)):
-        with pytest.raises(ValueError, match="lam"):
+    for est in (KernelRidge(GAUSS, ridge), NystromKRR(GAUSS, ridge, 5)):
+        with pytest.raises(ValueError, match="ridge"):
             est.fit(X, y)
 
 
-@pytest.mark.parametrize("p,match", [(0, "n_columns"), (51, "n_columns = 51 must not exceed"), (-3, "n_columns")])
-def test_number_of_columns(p, match):
+@pytest.mark.parametrize("p,match", [(0, "n_landmarks"), (51, "n_landmarks = 51 must not exceed"),
+                                     (-3, "n_landmarks")])
+def test_number_of_landmarks(p, match):
     X, y = _data()
     with pytest.raises(ValueError, match=match):
         NystromKRR(GAUSS, 1e-2, p).fit(X, y)
@@ -146,11 +147,11 @@ def test_bad_points_options_and_unfitted():
     with pytest.raises(ValueError, match="X is empty"):
         KernelRidge(GAUSS, 1e-2).fit(np.zeros((0, 2)), np.zeros(0))
     with pytest.raises(ValueError, match="sampling"):
-        NystromKRR(GAUSS, 1e-2, 5, sampling="greedy")
+        NystromKRR(GAUSS, 1e-2, 5, sampling="greedy").fit(X, y)
     with pytest.raises(ValueError, match="solver"):
-        NystromKRR(GAUSS, 1e-2, 5, solver="cg")
+        NystromKRR(GAUSS, 1e-2, 5, solver="cg").fit(X, y)
     with pytest.raises(TypeError, match="kernel"):
-        KernelRidge("rbf", 1e-2)
+        KernelRidge("rbf", 1e-2).fit(X, y)
     with pytest.raises(RuntimeError, match="not fitted"):
         NystromKRR(GAUSS, 1e-2, 5).predict(X)
     est = KernelRidge(GAUSS, 1e-2).fit(X, y)

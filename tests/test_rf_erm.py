@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from kpca_suite.kernels import Kernel
 from kpca_suite.methods import RFERM
 
 
@@ -12,7 +13,7 @@ def _data(n=300, d=4, seed=0):
 
 def test_matches_exact_pca_of_the_features():
     X = _data()
-    est = RFERM(5, 40, gamma=0.3, random_state=2).fit(X)
+    est = RFERM(5, 40, kernel=Kernel("gaussian", gamma=0.3), random_state=2).fit(X)
     Z = est.features(X)
     e, U = np.linalg.eigh(Z.T @ Z / len(X))
     np.testing.assert_allclose(est.eigenvalues_, e[::-1][:5], rtol=1e-10)
@@ -53,7 +54,9 @@ def test_bad_parameters():
     X = _data(20)
     with pytest.raises(ValueError, match="n_components"):
         RFERM(17, 16).fit(X)
-    with pytest.raises(ValueError, match="gamma"):
-        RFERM(2, 16, gamma=0.0).fit(X)
+    with pytest.raises(ValueError, match="spectral measure"):
+        RFERM(2, 16, kernel=Kernel("cauchy", gamma=1.0)).fit(X)
+    with pytest.raises(TypeError, match="kernel must be a kernels.Kernel"):
+        RFERM(2, 16, kernel="gaussian").fit(X)
     with pytest.raises(RuntimeError, match="not fitted"):
         RFERM(2, 16).transform(X)

@@ -24,7 +24,7 @@ def _X(n, seed=0):
 
 def test_rf_erm_is_exact_pca_of_the_features():
     X = _X(500)
-    est = RFERM(3, 40, gamma=GAMMA, random_state=1).fit(X)
+    est = RFERM(3, 40, kernel=Kernel("gaussian", gamma=GAMMA), random_state=1).fit(X)
     Z = est.features(X)
     e, V = np.linalg.eigh(Z.T @ Z / len(X))
     assert esl_quantity(V[:, ::-1][:, :3], est.components_) < 1e-20
@@ -35,21 +35,21 @@ def test_oja_with_a_small_constant_step_converges_to_the_erm_subspace():
     # sin^2 distance to the RF-ERM subspace of the same rows and map: 0.03 after
     # 20000 rows at eta = 0.02 (seeds 0-2: 0.018-0.034); the random start is ~ k (1 - k/m) = 1.9
     X = _X(20000)
-    oja = RFOja(2, 30, gamma=GAMMA, learning_rate=ConstantSchedule(0.02), random_state=0).fit(X)
-    erm = RFERM(2, 30, gamma=GAMMA, random_state=0).fit(X)
+    oja = RFOja(2, 30, kernel=Kernel("gaussian", gamma=GAMMA), learning_rate=ConstantSchedule(0.02), random_state=0).fit(X)
+    erm = RFERM(2, 30, kernel=Kernel("gaussian", gamma=GAMMA), random_state=0).fit(X)
     np.testing.assert_array_equal(oja.feature_map_.omega, erm.feature_map_.omega)
     Q = oja.components_
     np.testing.assert_allclose(Q.T @ Q, np.eye(2), atol=1e-12)
     assert esl_quantity(erm.components_, Q) < 0.1
-    Q0 = RFOja(2, 30, gamma=GAMMA, random_state=0).partial_fit(X[:1]).components_
+    Q0 = RFOja(2, 30, kernel=Kernel("gaussian", gamma=GAMMA), random_state=0).partial_fit(X[:1]).components_
     assert esl_quantity(erm.components_, Q0) > 0.3
 
 
 def test_span_does_not_depend_on_qr_timing_or_chunking():
     X = _X(3000)
-    a = RFOja(3, 50, gamma=GAMMA, qr_every=1, random_state=2).fit(X).components_
-    b = RFOja(3, 50, gamma=GAMMA, qr_every=37, block_size=256, random_state=2).fit(X).components_
-    c = RFOja(3, 50, gamma=GAMMA, qr_every=5, random_state=2)
+    a = RFOja(3, 50, kernel=Kernel("gaussian", gamma=GAMMA), qr_every=1, random_state=2).fit(X).components_
+    b = RFOja(3, 50, kernel=Kernel("gaussian", gamma=GAMMA), qr_every=37, block_size=256, random_state=2).fit(X).components_
+    c = RFOja(3, 50, kernel=Kernel("gaussian", gamma=GAMMA), qr_every=5, random_state=2)
     for chunk in np.array_split(X, 7):
         c.partial_fit(chunk)
     np.testing.assert_allclose(a, b, atol=1e-9)
@@ -77,7 +77,7 @@ def test_bad_input_is_rejected_and_leaves_the_model_unchanged():
         ThreePhaseSchedule(gap=0.0, Lambda=1.0, k=1)
     with pytest.raises(TypeError, match="learning_rate"):
         RFOja(2, 10, learning_rate=0.1).fit(_X(5))
-    est = RFOja(2, 10, gamma=GAMMA, random_state=0).fit(_X(50))
+    est = RFOja(2, 10, kernel=Kernel("gaussian", gamma=GAMMA), random_state=0).fit(_X(50))
     Q, seen = est.components_.copy(), est.n_samples_seen_
     bad = _X(20, 1)
     bad[7, 0] = np.nan
@@ -86,7 +86,7 @@ def test_bad_input_is_rejected_and_leaves_the_model_unchanged():
     with pytest.raises(ValueError, match="d = 1"):
         est.partial_fit(np.zeros((4, 2)))
     with pytest.raises(ValueError, match="overflowed"):
-        RFOja(2, 10, gamma=GAMMA, learning_rate=ConstantSchedule(1e200), qr_every=50, random_state=0).fit(_X(50))
+        RFOja(2, 10, kernel=Kernel("gaussian", gamma=GAMMA), learning_rate=ConstantSchedule(1e200), qr_every=50, random_state=0).fit(_X(50))
     np.testing.assert_array_equal(est.components_, Q)
     assert est.n_samples_seen_ == seen
     with pytest.raises(RuntimeError, match="not fitted"):
@@ -112,7 +112,7 @@ def test_J_equals_the_top_eigenvalues_of_K_over_N_for_exact_eigenvectors():
 
 
 def test_population_objective_is_bounded_by_the_optimum_and_lifted_can_exceed_it():
-    est = RFOja(3, 60, gamma=GAMMA, random_state=3).fit(_X(300))
+    est = RFOja(3, 60, kernel=Kernel("gaussian", gamma=GAMMA), random_state=3).fit(_X(300))
     pop = MODEL.feature_population(est.feature_map_.transform)
     e, V = np.linalg.eigh(pop.C)
     Phi = V[:, ::-1][:, :3]

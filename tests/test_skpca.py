@@ -25,7 +25,7 @@ def test_lemma22_chain(shrink, ell):
     """||G_hat - G~||_2 = ||Z(I - WW^T)||_2^2 <= ||Z^T Z - B^T B||_2 <= ||Z||_F^2 / j <= 2n / j,
     with the n x n G_hat - G~ formed densely; W^T W = I and G~ <= G_hat."""
     X = _data(n=301)
-    est = SKPCA(sketch_size=ell, n_features=60, gamma=0.1, shrink=shrink, random_state=3).fit(X)
+    est = SKPCA(sketch_size=ell, n_features=60, kernel=Kernel("gaussian", gamma=0.1), shrink=shrink, random_state=3).fit(X)
     Z, W = est.features(X), est.components_
     np.testing.assert_allclose(W.T @ W, np.eye(W.shape[1]), atol=1e-12)
     D = Z @ Z.T - Z @ W @ W.T @ Z.T
@@ -45,8 +45,8 @@ def test_lemma22_chain(shrink, ell):
 
 def test_chunks_give_the_same_fit_as_one_pass():
     X = _data()
-    one = SKPCA(sketch_size=6, n_features=40, gamma=0.2, random_state=1).fit(X)
-    chunked = SKPCA(sketch_size=6, n_features=40, gamma=0.2, random_state=1, block_size=7)
+    one = SKPCA(sketch_size=6, n_features=40, kernel=Kernel("gaussian", gamma=0.2), random_state=1).fit(X)
+    chunked = SKPCA(sketch_size=6, n_features=40, kernel=Kernel("gaussian", gamma=0.2), random_state=1, block_size=7)
     for part in np.array_split(X, 4):
         chunked.partial_fit(part)
     np.testing.assert_array_equal(chunked.sketch_.sketch_, one.sketch_.sketch_)
@@ -57,7 +57,7 @@ def test_chunks_give_the_same_fit_as_one_pass():
 
 def test_merged_chunk_models_keep_lemma22_for_the_whole_stream():
     X = _data(n=400)
-    parts = [SKPCA(sketch_size=8, n_features=50, gamma=0.1, random_state=5).fit(P) for P in np.array_split(X, 4)]
+    parts = [SKPCA(sketch_size=8, n_features=50, kernel=Kernel("gaussian", gamma=0.1), random_state=5).fit(P) for P in np.array_split(X, 4)]
     merged = parts[0].merge(parts[1]).merge(parts[2].merge(parts[3]))
     assert merged.n_samples_seen_ == len(X)
     Z, W = merged.features(X), merged.components_
@@ -65,18 +65,18 @@ def test_merged_chunk_models_keep_lemma22_for_the_whole_stream():
     gap = np.linalg.norm(Z @ (np.eye(50) - W @ W.T), 2) ** 2
     sk = np.abs(np.linalg.eigvalsh(Z.T @ Z - merged.sketch_.covariance())).max()
     assert gap <= sk * (1 + 1e-9) and sk <= lemma22_bound(np.sum(Z**2), merged.sketch_.shrink_index)
-    other_map = SKPCA(sketch_size=8, n_features=50, gamma=0.1, random_state=6).fit(X[:50])
+    other_map = SKPCA(sketch_size=8, n_features=50, kernel=Kernel("gaussian", gamma=0.1), random_state=6).fit(X[:50])
     with pytest.raises(ValueError, match="feature map"):
         parts[0].merge(other_map)
 
 
 def test_exact_when_the_stream_is_shorter_than_the_sketch():
     X = _data(n=8)
-    est = SKPCA(sketch_size=10, n_features=30, gamma=0.2, random_state=0).fit(X)
+    est = SKPCA(sketch_size=10, n_features=30, kernel=Kernel("gaussian", gamma=0.2), random_state=0).fit(X)
     Z = est.features(X)
     Y = est.transform(X)
     np.testing.assert_allclose(Y @ Y.T, Z @ Z.T, atol=1e-12)
-    k2 = SKPCA(n_components=2, sketch_size=10, n_features=30, gamma=0.2, random_state=0).fit(X)
+    k2 = SKPCA(n_components=2, sketch_size=10, n_features=30, kernel=Kernel("gaussian", gamma=0.2), random_state=0).fit(X)
     np.testing.assert_allclose(np.abs(k2.components_), np.abs(est.components_[:, :2]), atol=1e-10)
 
 
@@ -174,8 +174,8 @@ def test_matrix_free_errors_match_dense(n=400):
     X = random_noisy(n, 60, s=10, random_state=1)
     kern = Kernel("gaussian", gamma=0.01)
     G = kern.block(X)
-    for Y in (RFERM(1, 64, gamma=0.01, random_state=0).fit(X).features(X),
-              SKPCA(sketch_size=10, n_features=64, gamma=0.01, random_state=0).fit(X).transform(X)):
+    for Y in (RFERM(1, 64, kernel=Kernel("gaussian", gamma=0.01), random_state=0).fit(X).features(X),
+              SKPCA(sketch_size=10, n_features=64, kernel=Kernel("gaussian", gamma=0.01), random_state=0).fit(X).transform(X)):
         ev = np.linalg.eigvalsh(G - Y @ Y.T)
         dense = np.abs(ev).max()
         assert spectral_error(X, Y, kern, block_size=150) == pytest.approx(dense, rel=1e-9)

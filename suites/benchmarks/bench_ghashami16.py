@@ -56,9 +56,9 @@ class StreamingKPCA:
 
     def _make(self, method, m):
         if method == "skpca":
-            return SKPCA(sketch_size=20, n_features=m, gamma=self.gamma, random_state=0)
+            return SKPCA(sketch_size=20, n_features=m, kernel=Kernel("gaussian", gamma=self.gamma), random_state=0)
         if method == "rnca":
-            return RFERM(10, m, gamma=self.gamma, random_state=0)
+            return RFERM(10, m, kernel=Kernel("gaussian", gamma=self.gamma), random_state=0)
         return StreamingNystrom(m, Kernel("gaussian", gamma=self.gamma), random_state=0)
 
     def time_train(self, method, m):

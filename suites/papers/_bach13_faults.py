@@ -57,12 +57,12 @@ class LambdaNotTimesN(NystromKRR):
     lambda, so the Nyström fit is regularised n times too little."""
 
     def fit(self, X, y):
-        lam = self.lam
-        self.lam = lam / np.asarray(X).shape[0]
+        ridge = self.ridge
+        self.ridge = ridge / np.asarray(X).shape[0]
         try:
             return super().fit(X, y)
         finally:
-            self.lam = lam
+            self.ridge = ridge
 
 
 def unorthogonalised_cholesky(X, kernel, rank, order="pivot", tol=1e-12) -> CholeskyFactor:

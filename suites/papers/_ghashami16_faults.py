@@ -12,6 +12,7 @@ import numpy as np
 
 from kpca_suite.kernels import RandomFourierFeatures, check_random_state, draw_rff
 from kpca_suite.kernels.frequent_directions import FrequentDirections
+from kpca_suite.methods.base import reset_fitted
 from kpca_suite.methods.skpca import SKPCA
 from kpca_suite.methods.streaming_nystrom import StreamingNystrom
 
@@ -71,10 +72,8 @@ class UnscaledSKPCA(SKPCA):
     m/2 times the kernel."""
 
     def fit(self, X):
-        for name in ("feature_map_", "sketch_", "components_", "singular_values_", "n_samples_seen_"):
-            self.__dict__.pop(name, None)
-        f = draw_rff(np.shape(X)[1], self.n_features, self.kernel, self.gamma, self.variant,
-                     check_random_state(self.random_state))
+        reset_fitted(self)
+        f = self._draw_feature_map(np.shape(X)[1], check_random_state(self.random_state))
         self.feature_map_ = UnscaledRFF(f.omega, f.phase, f.variant)
         self.sketch_ = FrequentDirections(self.sketch_size, self.shrink)
         return self.partial_fit(X)

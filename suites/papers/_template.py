@@ -8,8 +8,6 @@ of one cell, the sweep per profile, a judging recipe, the tolerance with the
 evidence for it, and at least one planted fault that must make it fail.
 """
 
-import numpy as np
-
 from kpca_suite.suites.claim import Claim, Fault, Grid, Paper, PerProfile, Tolerance
 from kpca_suite.suites.judging import SlopeInBand
 

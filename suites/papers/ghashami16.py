@@ -309,7 +309,7 @@ def lemma22_experiment(cell: Cell, estimators) -> dict:
     ``frob_over_2n`` is ||Z||_F^2 / 2n (at most 1, as |z(x)_i| <= sqrt(2/m))."""
     p = cell.p
     X = _rn_data(cell, cell.n, p["d"])
-    est = estimators["skpca"](sketch_size=p["ell"], n_features=p["m"], gamma=rn_gamma(p["d"]), shrink=p["shrink"],
+    est = estimators["skpca"](sketch_size=p["ell"], n_features=p["m"], kernel=Kernel("gaussian", gamma=rn_gamma(p["d"])), shrink=p["shrink"],
                               random_state=cell.rng("rff")).fit(X)
     Z = est.features(X)
     C = Z.T @ Z
@@ -347,7 +347,7 @@ def thm21_experiment(cell: Cell, estimators) -> dict:
     p = cell.p
     X = _rn_data(cell, cell.n, p["d"])
     gamma = rn_gamma(p["d"])
-    est = estimators["skpca"](sketch_size=p["ell"], n_features=p["m"], gamma=gamma, shrink="halving",
+    est = estimators["skpca"](sketch_size=p["ell"], n_features=p["m"], kernel=Kernel("gaussian", gamma=gamma), shrink="halving",
                               random_state=cell.rng("rff")).fit(X)
     spec, _ = _errors(X, est.transform(X), gamma, _gram(X, gamma))
     bound = theorem21_bound(cell.n, p["m"], p["ell"], T21_DELTA)
@@ -378,9 +378,9 @@ def lemma24_experiment(cell: Cell, estimators) -> dict:
     G = _gram(X, gamma)
     lam = np.linalg.eigvalsh(G)[::-1]
     if cell.method == "rnca":
-        Y = estimators["rnca"](1, p["m"], gamma=gamma, random_state=cell.rng("rff")).fit(X).features(X)
+        Y = estimators["rnca"](1, p["m"], kernel=Kernel("gaussian", gamma=gamma), random_state=cell.rng("rff")).fit(X).features(X)
     else:
-        Y = estimators["skpca"](sketch_size=min(50, p["m"]), n_features=p["m"], gamma=gamma,
+        Y = estimators["skpca"](sketch_size=min(50, p["m"]), n_features=p["m"], kernel=Kernel("gaussian", gamma=gamma),
                                 random_state=cell.rng("rff")).fit(X).transform(X)
     spec = spectral_error(X, Y, kern, G=G)
     ratio = 0.0
@@ -433,10 +433,10 @@ def _make(estimators, method, m, gamma, rng, ell=None, **options):
     """The estimator ``method`` with m features / landmarks (SKPCA: Algorithm 1's
     halving shrink); ``options`` (block_size) go to the constructor."""
     if method.startswith("skpca"):
-        return estimators[method](sketch_size=ell, n_features=m, gamma=gamma, shrink="halving", random_state=rng,
+        return estimators[method](sketch_size=ell, n_features=m, kernel=Kernel("gaussian", gamma=gamma), shrink="halving", random_state=rng,
                                   **options)
     if method == "rnca":
-        return estimators[method](1, m, gamma=gamma, random_state=rng, **options)
+        return estimators[method](1, m, kernel=Kernel("gaussian", gamma=gamma), random_state=rng, **options)
     return estimators[method](m, Kernel("gaussian", gamma=gamma), random_state=rng, **options)
 
 

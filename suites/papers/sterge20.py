@@ -19,7 +19,6 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 from scipy.stats import binom
@@ -33,7 +32,7 @@ from kpca_suite.theory.effective_dimension import (effective_dimension, empirica
                                                    max_effective_dimension)
 
 from ..claim import Cell, CellList, Claim, Fault, Fit, Grid, Outcome, Paper, PerProfile, Tolerance
-from ..judging import AllOf, AllWithin, SlopeInBand, collect, combine, fmt_band, fmt_ci
+from ..judging import AllOf, AllWithin, MeanAtMost, SlopeInBand, Where, collect, combine, fmt_band, fmt_ci
 from ..plots import save_figure
 
 PAPER = Paper(
@@ -219,32 +218,6 @@ def rate_experiment(cell: Cell, estimators) -> dict:
 
 
 # ---------------------------------------------------------------------- rate claims: judging
-
-@dataclass(frozen=True)
-class MeanAtMost:
-    """The largest per-size seed mean of ``metric`` is at most ``tol``."""
-
-    metric: str
-    tol: float
-    what: str
-
-    def __call__(self, results, profile) -> Outcome:
-        _, Y = collect(results, self.metric)
-        worst = float(np.nanmax(np.nanmean(Y, axis=1)))
-        return Outcome("holds" if worst <= self.tol else "fails", f"max mean {self.what} {worst:.3f} (<= {self.tol:g})",
-                       [], {f"max_mean_{self.metric}": worst}, {f"max_mean_{self.metric}_at_most": self.tol})
-
-
-@dataclass(frozen=True)
-class OnDecay:
-    """A rule applied to the cells of one eigen-decay (the ALS claim sweeps both)."""
-
-    decay: str
-    rule: Callable
-
-    def __call__(self, results, profile) -> Outcome:
-        return self.rule([r for r in results if r.cell.p["decay"] == self.decay], profile)
-
 
 def _within(width):
     """Band reference slope +- width."""
@@ -801,11 +774,11 @@ CLAIMS = [
         experiment=rate_experiment,
         grid=_rate_grids(("poly", "exp"), _m_als, "als"),
         judge=AllOf(
-            OnDecay("poly", SlopeInBand("ratio_ekpca", band=(-0.05, 0.05), label="ALS / EKPCA (poly)",
+            Where("decay", "poly", SlopeInBand("ratio_ekpca", band=(-0.05, 0.05), label="ALS / EKPCA (poly)",
                                         ylabel="R_als / R_ekpca", name="poly_ratio_slope")),
-            OnDecay("exp", SlopeInBand("R", band=(-np.inf, -THETA + 0.15), label="ALS Nyström (exp)",
+            Where("decay", "exp", SlopeInBand("R", band=(-np.inf, -THETA + 0.15), label="ALS Nyström (exp)",
                                        ylabel="population R(P)", reference="R_ekpca", name="exp_slope")),
-            OnDecay("exp", SlopeInBand("ratio_ekpca", band=(-np.inf, 0.05), label="ALS / EKPCA (exp)",
+            Where("decay", "exp", SlopeInBand("ratio_ekpca", band=(-np.inf, 0.05), label="ALS / EKPCA (exp)",
                                        ylabel="R_als / R_ekpca", name="exp_ratio_slope")),
         ),
         tolerance=Tolerance("poly: slope of the paired ratio R_als/R_ekpca within ±0.05; exp: slope <= -θ+0.15 "

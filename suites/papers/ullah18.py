@@ -161,7 +161,7 @@ def _evaluate(model, pop, Phi, U) -> dict:
 
 def rf_erm(m: int, seed: int, model) -> RFERM:
     """RF-ERM (App. D.1): the top-k eigenvectors of C_hat_m = Z^T Z / n."""
-    return RFERM(K, m, "gaussian", GAMMA, "cos", random_state=seed)
+    return RFERM(K, m, Kernel("gaussian", gamma=GAMMA), "cos", random_state=seed)
 
 
 def _oja(m: int, seed: int, model, gamma: float) -> RFOja:
@@ -174,7 +174,7 @@ def _oja(m: int, seed: int, model, gamma: float) -> RFOja:
     threshold): E_proj slope -1.35 [-1.52, -1.10] at ci with it."""
     _, _, lam = _population(model, draw_rff(1, m, "gaussian", gamma, "cos", seed))
     gap, Lam = float(lam[K - 1] - lam[K]), float(lam[:K].sum())
-    return RFOja(K, m, "gaussian", gamma, "cos", learning_rate=InverseSchedule(eta0=2.5 / gap, t0=Lam / gap**2),
+    return RFOja(K, m, Kernel("gaussian", gamma=gamma), "cos", learning_rate=InverseSchedule(eta0=2.5 / gap, t0=Lam / gap**2),
                  qr_every=OJA_QR_EVERY, random_state=seed)
 
 
@@ -338,12 +338,12 @@ def nystrom(k: int, kernel, rows: int, seed: int):
 
 def digits_rf_erm(k: int, kernel, seed: int) -> RFERM:
     """RF-ERM with the paper's m = 750, fitted chunk by chunk."""
-    return RFERM(k, DIGITS_M, "gaussian", kernel.gamma, "cos", random_state=seed)
+    return RFERM(k, DIGITS_M, Kernel("gaussian", gamma=kernel.gamma), "cos", random_state=seed)
 
 
 def digits_rf_oja(k: int, kernel, seed: int) -> RFOja:
     """RF-Oja with the paper's m = 750 and the default inverse schedule."""
-    return RFOja(k, DIGITS_M, "gaussian", kernel.gamma, "cos", random_state=seed)
+    return RFOja(k, DIGITS_M, Kernel("gaussian", gamma=kernel.gamma), "cos", random_state=seed)
 
 
 def _streamed(est, Xtr, Xte, kern, k, ts) -> dict:
@@ -514,15 +514,15 @@ class FirstRowsRFERM(RFERM):
 
 
 def rf_erm_fixed_m(m, seed, model):
-    return FixedMRFERM(K, m, "gaussian", GAMMA, "cos", random_state=seed)
+    return FixedMRFERM(K, m, Kernel("gaussian", gamma=GAMMA), "cos", random_state=seed)
 
 
 def rf_erm_growing_m(m, seed, model):
-    return GrowingMRFERM(K, m, "gaussian", GAMMA, "cos", random_state=seed)
+    return GrowingMRFERM(K, m, Kernel("gaussian", gamma=GAMMA), "cos", random_state=seed)
 
 
 def rf_erm_first_rows(m, seed, model):
-    return FirstRowsRFERM(K, m, "gaussian", GAMMA, "cos", random_state=seed)
+    return FirstRowsRFERM(K, m, Kernel("gaussian", gamma=GAMMA), "cos", random_state=seed)
 
 
 def rf_oja_wrong_variance(m, seed, model):
@@ -564,11 +564,11 @@ class FrozenRFOja(RFOja):
 
 
 def feature_storing_oja(k, kernel, seed):
-    return FeatureStoringRFOja(k, DIGITS_M, "gaussian", kernel.gamma, "cos", random_state=seed)
+    return FeatureStoringRFOja(k, DIGITS_M, Kernel("gaussian", gamma=kernel.gamma), "cos", random_state=seed)
 
 
 def frozen_oja(k, kernel, seed):
-    return FrozenRFOja(k, DIGITS_M, "gaussian", kernel.gamma, "cos", random_state=seed)
+    return FrozenRFOja(k, DIGITS_M, Kernel("gaussian", gamma=kernel.gamma), "cos", random_state=seed)
 
 
 def _without_nystrom(cell) -> bool:

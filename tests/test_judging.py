@@ -1,0 +1,77 @@
+"""The shared judging recipes on synthetic results whose answer is known."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kpca_suite.suites.claim import Cell, Result
+from kpca_suite.suites.judging import (AllOf, AllWithin, CoverageAtLeast, CurvesClose, OrderingHolds, SlopeInBand,
+                                       collect, combine)
+
+NS = (64, 128, 256, 512, 1024, 2048)
+
+
+def rate_results(slope, noise=0.02, seeds=8, method="a", scale=1.0):
+    rng = np.random.default_rng(0)
+    return [Result(Cell.make("t.x", method, n, s), {"err": float(scale * n**slope * (1 + noise * rng.standard_normal()))})
+            for n in NS for s in range(seeds)]
+
+
+def test_collect_groups_sizes_by_seeds():
+    x, Y = collect(rate_results(-0.5, seeds=3), "err")
+    assert list(x) == list(NS) and Y.shape == (len(NS), 3) and np.isfinite(Y).all()
+
+
+@pytest.mark.parametrize("band,status", [((-0.6, -0.4), "holds"), ((-1.1, -0.9), "fails"),
+                                         ((-np.inf, -0.45), "holds"), ((-0.45, np.inf), "fails")])
+def test_slope_in_band(band, status):
+    out = SlopeInBand("err", band, label="err")(rate_results(-0.5), "ci")
+    assert out.status == status, out.summary
+    assert out.fits[0].band == tuple(band) and abs(out.measured["slope"] + 0.5) < 0.02
+
+
+def test_slope_ci_straddling_the_band_is_inconclusive():
+    res = rate_results(-0.5)
+    slope = SlopeInBand("err", (-1, 0), label="err")(res, "ci").measured["slope"]
+    out = SlopeInBand("err", (slope, 0.0), label="err")(res, "ci")
+    assert out.status == "inconclusive", out.summary
+
+
+def test_slope_band_from_a_reference_curve():
+    res = [Result(r.cell, {**r.metrics, "ref": float(r.cell.n ** -0.5)}) for r in rate_results(-0.5)]
+    rule = SlopeInBand("err", lambda ref: (ref - 0.05, ref + 0.05), label="err", reference="ref")
+    out = rule(res, "ci")
+    assert out.status == "holds" and out.predicted["slope_predicted"] == pytest.approx(-0.5)
+
+
+def test_all_within():
+    res = [Result(Cell.make("t.x", "a", 10, s), {"dev": 1e-12 * s, "gap": 0.0}) for s in range(4)]
+    assert AllWithin(1e-9)(res, "ci").status == "holds"
+    res.append(Result(Cell.make("t.x", "a", 10, 9), {"dev": 1e-3, "gap": float("nan")}))
+    out = AllWithin(1e-9)(res, "ci")
+    assert out.status == "fails" and "dev" in out.summary and "gap" in out.summary  # NaN fails too
+
+
+def test_coverage_at_least():
+    hits = lambda v, N: [Result(Cell.make("t.x", "a", 10, s), {"ok": float(s >= v)}) for s in range(N)]
+    assert CoverageAtLeast("ok", 0.95)(hits(5, 200), "ci").status == "holds"     # 2.5% misses
+    assert CoverageAtLeast("ok", 0.95)(hits(40, 200), "ci").status == "fails"    # 20% misses
+
+
+def test_ordering_and_curves_close():
+    res = rate_results(-0.5, method="big", scale=2.0) + rate_results(-0.5, method="small")
+    assert OrderingHolds("err", ("big", "small"))(res, "ci").status == "holds"
+    assert OrderingHolds("err", ("small", "big"))(res, "ci").status == "fails"
+    assert CurvesClose("err", "big", "small", tol=0.2)(res, "ci").status == "holds"
+    assert CurvesClose("err", "big", "small", tol=0.01)(res, "ci").status == "fails"
+
+
+def test_all_of_combines():
+    res = rate_results(-0.5)
+    assert combine(["holds", "inconclusive"]) == "inconclusive" and combine(["inconclusive", "fails"]) == "fails"
+    slope = SlopeInBand("err", (-1, 0), label="err")(res, "ci").measured["slope"]
+    out = AllOf(SlopeInBand("err", (-0.6, -0.4), label="a"), SlopeInBand("err", (slope, 0.0), label="b"))(res, "ci")
+    assert out.status == "inconclusive" and len(out.fits) == 2 and ";" in out.summary
+    out = AllOf(SlopeInBand("err", (-0.6, -0.4), label="a"), SlopeInBand("err", (-1.1, -0.9), label="b"))(res, "ci")
+    assert out.status == "fails"
