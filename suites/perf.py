@@ -835,7 +835,7 @@ C_RANK = 2.0
 
 def bach13_kernel():
     """(kernel, signal degree): the B_2 (beta = 1) periodic kernel and the delta = 2 signal."""
-    from kpca_suite.theory.periodic import PeriodicKernel
+    from kpca_suite.kernels.periodic import PeriodicKernel
     return PeriodicKernel("poly", 1), 2
 
 
