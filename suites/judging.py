@@ -148,7 +148,8 @@ class AllWithin:
         if bad:
             summary = "violated: " + ", ".join(f"{k} = {worst[k]:.2e}{unit}" for k in bad)
         else:
-            summary = f"all {len(keys)} checks within {self.tol:g}{unit} (worst {max(worst.values()):.1e})"
+            what = keys[0] if len(keys) == 1 else f"{len(keys)} checks"
+            summary = f"{what} <= {self.tol:g}{unit} (worst {max(worst.values()):.1e})"
         return Outcome("fails" if bad else "holds", summary, [], worst, {"tolerance": self.tol})
 
 
