@@ -32,14 +32,36 @@ from .machine import git_commit, versions as _versions
 from .claim import PROFILES, Cell, Result
 
 
+#: BLAS / LAPACK threads of every cell, in every executor. The thread count
+#: changes round-off (a multithreaded GEMM sums in another order), so one fixed
+#: count is what makes ``--jobs 1``, a process pool and Dask store the same
+#: bits. One, because the claims make many small LAPACK calls, which a
+#: multithreaded OpenBLAS slowed on a busy 2-core machine (the bach13 and KRR
+#: tests took 14 min 37 s with the default threads and 35 s with one).
+CELL_BLAS_THREADS = 1
+
+_CONTROLLER = []
+
+
+def cell_blas_limit():
+    """A context manager holding BLAS at :data:`CELL_BLAS_THREADS` threads
+    (one threadpoolctl controller per process, built on first use)."""
+    if not _CONTROLLER:
+        import numba  # noqa: F401 - loads its OpenMP layer before threadpoolctl looks
+        from threadpoolctl import ThreadpoolController
+        _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0].limit(limits=CELL_BLAS_THREADS, user_api="blas")
+
+
 def limit_threads(n_threads: int) -> None:
-    """Cap the BLAS (threadpoolctl) and Numba thread pools of a worker process at
+    """Cap the Numba (and OpenMP) thread pools of a worker process at
     ``n_threads``, so that the workers together use cpu_count threads rather
     than workers x cpu_count (oversubscription slowed cells several-fold on a
-    loaded 2-core machine). Results do not depend on it."""
-    import numba  # loads its OpenMP layer, which threadpoolctl then limits too
+    loaded 2-core machine). Numba's parallel loops here are elementwise, so
+    results do not depend on it; BLAS is held per cell by :func:`cell_blas_limit`."""
+    import numba
     from threadpoolctl import threadpool_limits
-    threadpool_limits(n_threads)
+    threadpool_limits(n_threads, user_api="openmp")
     numba.set_num_threads(min(n_threads, numba.config.NUMBA_NUM_THREADS))
 
 
@@ -102,7 +124,8 @@ def validate_metrics(metrics, claim_id: str, cell: Optional[Cell] = None) -> dic
 
 def execute_cell(cell: Cell, run_cell: Optional[Callable] = None) -> Result:
     """Run one cell: ``run_cell(cell)`` (by default the registered claim's)
-    timed with :func:`time.perf_counter` and with its peak traced memory
+    with BLAS at :data:`CELL_BLAS_THREADS` threads, timed with
+    :func:`time.perf_counter` and with its peak traced memory
     (:mod:`tracemalloc`, bytes). Module-level, so process pools can pickle it."""
     if run_cell is None:
         run_cell = registry.get(cell.claim).run_cell
@@ -113,7 +136,8 @@ def execute_cell(cell: Cell, run_cell: Optional[Callable] = None) -> Result:
         tracemalloc.reset_peak()
     t0 = time.perf_counter()
     try:
-        metrics = run_cell(cell)
+        with cell_blas_limit():
+            metrics = run_cell(cell)
         wall = time.perf_counter() - t0
         _, peak = tracemalloc.get_traced_memory()
     finally:

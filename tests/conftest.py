@@ -3,8 +3,8 @@ of :mod:`tests.toy_claim` (no paper module is imported) and restores it after.
 ``serial_blas`` (autouse, whole session) runs BLAS on one thread: the claims make
 many small LAPACK calls, and a multithreaded OpenBLAS on a busy 2-core machine
 spun on them (tests/test_bach13*.py and tests/test_krr.py: 14 min 37 s with the
-default threads, 35 s with one); :func:`kpca_suite.suites.runner.limit_threads` does the
-same for the sweep's worker processes."""
+default threads, 35 s with one); :func:`kpca_suite.suites.runner.cell_blas_limit` holds
+every sweep cell at one thread in any executor."""
 
 from __future__ import annotations
 

@@ -9,6 +9,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 import pytest
 
 from kpca_suite.suites import runner
+from kpca_suite.suites.claim import Cell
 from kpca_suite.suites.pipeline import evaluate
 from kpca_suite.suites.runner import MetricsError, Progress, execute_cell, run_sweep, validate_metrics
 from kpca_suite.suites.store import ResultStore
@@ -160,13 +161,24 @@ def test_one_sided_bands_are_labelled_as_such():
     assert band_text((-0.6, float("inf"))) == ">= -0.600"
 
 
-def test_limit_threads_caps_numba_and_blas():
+def test_limit_threads_caps_numba():
     import numba
-    from threadpoolctl import threadpool_info, threadpool_limits
     from kpca_suite.suites.runner import limit_threads
     before = numba.get_num_threads()
-    with threadpool_limits():  # restores the BLAS limits on exit
-        limit_threads(1)
-        assert numba.get_num_threads() == 1
-        assert all(p["num_threads"] == 1 for p in threadpool_info() if p["user_api"] == "blas")
+    limit_threads(1)
+    assert numba.get_num_threads() == 1
     numba.set_num_threads(before)
+
+
+def _blas_threads(cell):
+    from threadpoolctl import threadpool_info
+    return {"threads": float(max(p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"))}
+
+
+def test_every_cell_runs_with_the_same_blas_threads():
+    """Whatever the caller set (the test session runs BLAS on one thread; a
+    user's shell may give it every core), a cell sees CELL_BLAS_THREADS."""
+    from threadpoolctl import threadpool_limits
+    cell = Cell.make("toy.threads", "toy", 1, 0)
+    with threadpool_limits(limits=2, user_api="blas"):
+        assert execute_cell(cell, _blas_threads).metrics["threads"] == runner.CELL_BLAS_THREADS
