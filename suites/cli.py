@@ -46,10 +46,20 @@ def _select(names):
 
 
 def _open_store(outdir: Path, create: bool):
-    from .store import ResultStore, StoreError
+    """The store of ``outdir``, holding the directory's lock (one process at a
+    time) until it is closed; a directory in use, not writable, or a store that
+    is corrupt or missing (``create=False``) is a usage error, and nothing is
+    written then."""
+    from .store import DirectoryLock, ResultStore, StoreError
+    path = Path(outdir) / STORE_NAME
+    if not create and not path.exists():
+        raise UsageError(f"no results store at {path} (run `kpca-suite run` first)")
+    lock = DirectoryLock(outdir)
     try:
-        return ResultStore(Path(outdir) / STORE_NAME, create=create)
+        lock.acquire()
+        return ResultStore(path, create=create, lock=lock)
     except StoreError as e:
+        lock.release()
         raise UsageError(str(e)) from None
 
 

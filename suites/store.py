@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
@@ -100,6 +101,56 @@ def _m_of(params: tuple):
     return None
 
 
+class StoreBusy(StoreError):
+    """Another process holds the results directory."""
+
+
+class DirectoryLock:
+    """One writer per results directory: an advisory lock (``flock``) on
+    ``DIR/results.sqlite.lock`` held from :meth:`acquire` until :meth:`release`
+    (or the process ends, whatever kills it). A second holder gets
+    :class:`StoreBusy` at once, naming the process that holds the directory;
+    a directory that cannot be written gets :class:`StoreError`. Taken before
+    the store is opened, so two runs never race to create it."""
+
+    NAME = "results.sqlite.lock"
+
+    def __init__(self, directory):
+        self.path = Path(directory) / self.NAME
+        self._fd: Optional[int] = None
+
+    def acquire(self) -> "DirectoryLock":
+        import fcntl
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise StoreError(f"cannot write to the results directory {self.path.parent}: "
+                             f"{e.strerror or e}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip() or "another process"
+            os.close(fd)
+            raise StoreBusy(f"{self.path.parent} is in use by {holder}; wait for it to finish or "
+                            "give another --out") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"kpca-suite (pid {os.getpid()})\n".encode(), 0)
+        self._fd = fd
+        return self
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing the descriptor drops the flock
+            self._fd = None
+
+    def __enter__(self):
+        return self.acquire()
+
+    def __exit__(self, *exc):
+        self.release()
+
+
 class ResultStore:
     """The SQLite results store at ``path``.
 
@@ -110,12 +161,15 @@ class ResultStore:
         unless ``create=False``, which raises :class:`StoreError` instead.
     create : bool
         Whether a missing file may be created.
+    lock : DirectoryLock, optional
+        Held by the caller for this store; :meth:`close` releases it.
 
     Use as a context manager or call :meth:`close`.
     """
 
-    def __init__(self, path, create: bool = True, timeout: float = 30.0):
+    def __init__(self, path, create: bool = True, timeout: float = 30.0, lock: Optional[DirectoryLock] = None):
         self.path = Path(path)
+        self.lock = lock
         self._conn: Optional[sqlite3.Connection] = None
         exists = self.path.exists()
         if exists and not self.path.is_file():
@@ -326,6 +380,8 @@ class ResultStore:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+        if self.lock is not None:
+            self.lock.release()
 
     def __enter__(self):
         return self

@@ -168,3 +168,48 @@ def test_dask_missing_is_a_clear_error(toy_registry, tmp_path, capsys, monkeypat
     monkeypatch.setattr(builtins, "__import__", no_dask)
     code, _, err = run(["run", "toy.rate", "--cluster", "local", "--out", str(tmp_path)], capsys)
     assert code == 2 and "kpca-suite[dask]" in err
+
+
+def test_a_second_run_on_the_same_out_exits_2_naming_the_holder(toy_registry, no_plots, tmp_path, capsys):
+    """One writer per results directory: while a process holds it, another run
+    (or report) on it exits 2 at once, names the holder, and stores nothing."""
+    import os
+
+    from kpca_suite.suites.store import DirectoryLock
+    with DirectoryLock(tmp_path):
+        code, _, err = run(["run", "toy.rate", "--out", str(tmp_path), "-j", "1", "--no-progress"], capsys)
+        assert code == 2 and f"pid {os.getpid()}" in err and "in use" in err and len(err.splitlines()) == 1
+        assert not (tmp_path / "results.sqlite").exists()
+    code, _, err = run(["run", "toy.rate", "--out", str(tmp_path), "-j", "1", "--no-progress"], capsys)
+    assert code == 0, err  # released
+    with DirectoryLock(tmp_path):
+        code, _, err = run(["report", "--out", str(tmp_path)], capsys)
+        assert code == 2 and "in use" in err
+
+
+def test_unwritable_results_directory_exits_2_before_any_cell(toy_registry, no_plots, tmp_path, capsys):
+    import os
+    if os.geteuid() == 0:
+        blocker = tmp_path / "file"
+        blocker.write_text("x")
+        out = blocker / "res"  # a directory cannot be made under a file, even by root
+    else:
+        out = tmp_path / "ro"
+        out.mkdir()
+        out.chmod(0o500)
+    code, _, err = run(["run", "toy.rate", "--out", str(out), "-j", "1", "--no-progress"], capsys)
+    assert code == 2 and "cannot write to the results directory" in err and len(err.splitlines()) == 1
+
+
+def test_another_process_cannot_take_a_held_directory(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from kpca_suite.suites.store import DirectoryLock
+    with DirectoryLock(tmp_path):
+        done = subprocess.run([sys.executable, "-m", "kpca_suite.suites.cli", "run", "sterge20.identities",
+                               "--profile", "ci", "--out", str(tmp_path), "--no-progress"],
+                              capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and f"pid {os.getpid()}" in done.stderr
+    assert not (tmp_path / "results.sqlite").exists()
