@@ -94,8 +94,11 @@ def test_shipped_catalogue_is_the_registry_s():
     assert CATALOGUE.read_text(encoding="utf-8") == markdown(registry.select())
 
 
-POINTERS = re.compile(r"CLAIMS\.md|DESIGN\.md|reference/seed|\.\./shared|seeds/0\d\d|reference section|"
-                      r"reference \d[a-z]?\b|seed00\d\.md")
+# The developers' notes outside the repository, by name (spelled in pieces so that this
+# file does not match itself).
+_NOTES = ["CLAIMS" + ".md", "DESIGN" + ".md", "reference" + "/seed", r"\.\./" + "shared", "seeds" + r"/0\d\d",
+          "reference" + " section", "reference" + r" \d[a-z]?\b", "seed00" + r"\d\.md"]
+POINTERS = re.compile("|".join(_NOTES))
 
 
 def test_nothing_points_outside_the_repository():
@@ -108,6 +111,6 @@ def test_nothing_points_outside_the_repository():
         if path.suffix not in {".py", ".md", ".toml", ".json", ".txt", ".cfg", ""} or not path.is_file():
             continue
         for i, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
-            if POINTERS.search(line) and path.name != "test_registry.py":
+            if POINTERS.search(line):
                 hits.append(f"{name}:{i}: {line.strip()[:100]}")
     assert not hits, "documents outside the repository are cited:\n" + "\n".join(hits[:30])
