@@ -23,7 +23,7 @@ from typing import Callable, Optional, Sequence, Union
 import numpy as np
 from scipy.stats import binom
 
-from kpca_suite.theory import fit_loglog, octaves, verdict_from_ci
+from kpca_suite.theory import fit_loglog, loglog_line, octaves, verdict_from_ci
 
 from .claim import Fit, Outcome
 
@@ -74,7 +74,7 @@ def reference_slope(x, Yref) -> tuple:
     """OLS slope of a deterministic reference curve (per-size mean of ``Yref``)
     on log-log axes, and that mean curve."""
     ref = np.nanmean(Yref, axis=1)
-    return float(np.polyfit(np.log(x), np.log(ref), 1)[0]), ref
+    return loglog_line(x, ref)[0], ref
 
 
 # ---------------------------------------------------------------------- recipes

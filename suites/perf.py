@@ -233,10 +233,6 @@ def warm_jit() -> None:
     _WARM.append(True)
 
 
-def _loglog_slope(x, y) -> float:
-    return float(np.polyfit(np.log(np.asarray(x, float)), np.log(np.asarray(y, float)), 1)[0])
-
-
 # -- perf.gaussian-block ----------------------------------------------------------------
 
 def _block_data(n, m, d, dtype="float64"):
@@ -395,6 +391,7 @@ def _nys_peer(X, m, d, k, n, **_):
 
 
 def _nys_derive(records):
+    from kpca_suite.theory.slopes import loglog_line
     from kpca_suite.kernels import default_block_size
     out = []
     ours = [r for r in records if r.contender == "ours" and r.measure == "time" and r.seconds]
@@ -405,7 +402,7 @@ def _nys_derive(records):
         ns = sorted({r.params["n"] for r in rs})
         if len(ns) >= 3:
             t = [min(r.seconds for r in rs if r.params["n"] == n) for n in ns]
-            v, goal = _loglog_slope(ns, t), Goal(0.9, 1.1)
+            v, goal = loglog_line(ns, t)[0], Goal(0.9, 1.1)
             out.append(PerfRecord("perf.nystrom-kpca", f"m={m}: time slope in n over {ns[0]}..{ns[-1]}",
                                   "ours", ratio=v, goal=str(goal), met=goal.met(v), load=rs[-1].load,
                                   measure="slope in n"))
@@ -644,12 +641,13 @@ def _rf_floor(X, m, k, d, **_):
 
 
 def _rf_oja_derive(records):
+    from kpca_suite.theory.slopes import loglog_line
     out = []
     ours = sorted((r for r in records if r.contender == "RF-Oja" and r.measure == "time" and r.seconds),
                   key=lambda r: r.params["n"])
     if len(ours) >= 2:
         ns = [r.params["n"] for r in ours]
-        v, goal = _loglog_slope(ns, [r.seconds for r in ours]), Goal(0.9, 1.1)
+        v, goal = loglog_line(ns, [r.seconds for r in ours])[0], Goal(0.9, 1.1)
         out.append(PerfRecord("perf.rf-oja", f"time slope in n over {ns[0]}..{ns[-1]}", "RF-Oja", ratio=v,
                               goal=str(goal), met=goal.met(v), load=ours[-1].load, measure="slope in n"))
         peaks = [r.peak_bytes for r in ours]
@@ -881,12 +879,13 @@ def _krr_check(data, **_):
 
 
 def _krr_derive(records):
+    from kpca_suite.theory.slopes import loglog_line
     ours = sorted((r for r in records if r.contender == "Nystrom KRR" and r.measure == "time" and r.seconds),
                   key=lambda r: r.params["n"])
     if len(ours) < 3:
         return []
     ns = [r.params["n"] for r in ours]
-    v = _loglog_slope(ns, [r.seconds for r in ours])
+    v = loglog_line(ns, [r.seconds for r in ours])[0]
     return [PerfRecord("perf.bach13-krr", f"Nystrom time slope in n over {ns[0]}..{ns[-1]}", "Nystrom KRR",
                        ratio=v, load=ours[-1].load, measure="slope in n",
                        note="O(p^2 n) with p ~ n^(1/4): about 1.5")]

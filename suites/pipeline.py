@@ -132,7 +132,7 @@ def write_outputs(evaluation: Evaluation, claims, outdir, profile: str, store) -
         paths, errs = plot_claim(by_id[cid], verdict, evaluation.results.get(cid, []), outdir / "plots")
         plots[cid] = paths
         errors += errs
-    commits = sorted({r["git_commit"] for c in claims for r in store.records(c.id)}) or [git_commit()]
+    commits = store.commits(c.id for c in claims) or [git_commit()]
     wall = sum(r.wall_time for rs in evaluation.results.values() for r in rs if math.isfinite(r.wall_time))
     report = write_report(list(evaluation.verdicts.values()), plots, outdir, profile, machine(), versions(),
                           commit=commits, wall_time=wall, elapsed=evaluation.elapsed or None,

@@ -352,6 +352,16 @@ class ResultStore:
             out.append(rec)
         return out
 
+    def commits(self, claims) -> list:
+        """The git commits that produced the stored cells of ``claims``, sorted
+        (provenance for the report; no metric is read)."""
+        claims = list(claims)
+        if not claims:
+            return []
+        marks = ",".join("?" * len(claims))
+        rows = self.conn.execute(f"SELECT DISTINCT git_commit FROM results WHERE claim IN ({marks})", claims)
+        return sorted(r[0] for r in rows)
+
     def claims(self) -> list:
         """Sorted ids of the claims that have at least one finished cell."""
         return [r[0] for r in self._query("SELECT DISTINCT claim FROM results ORDER BY claim")]
@@ -417,5 +427,5 @@ class MemoryStore:
     def results(self, claim: str) -> list:
         return [r for r in self._results.values() if r.cell.claim == claim]
 
-    def records(self, claim: Optional[str] = None) -> list:
+    def commits(self, claims) -> list:
         return []

@@ -41,6 +41,7 @@ def test_round_trip_keeps_keys_and_values(tmp_path):
         assert recs[r1.cell.key()]["m"] == 16 and recs[r2.cell.key()]["m"] is None
         assert recs[r1.cell.key()]["versions"] == VERS
         assert recs[r1.cell.key()]["git_commit"] == "abc123"
+        assert st.commits(["toy.rate"]) == ["abc123"] and st.commits(["toy.other"]) == [] and st.commits([]) == []
         assert recs[r1.cell.key()]["created"].endswith("+00:00")
         assert st.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 

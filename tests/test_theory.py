@@ -399,3 +399,14 @@ def test_top_eigh_matches_full_eigh(k):
     e_ref, V_ref = np.linalg.eigh(S)
     np.testing.assert_allclose(e, e_ref[::-1][:k], rtol=1e-12)
     np.testing.assert_allclose(V @ V.T, V_ref[:, -k:] @ V_ref[:, -k:].T, atol=1e-10)
+
+
+def test_loglog_line_recovers_a_power_law_and_rejects_bad_input():
+    from kpca_suite.theory import loglog_line
+    n = np.array([10.0, 100.0, 1000.0])
+    slope, intercept = loglog_line(n, 3.0 * n**-0.5)
+    assert slope == pytest.approx(-0.5, abs=1e-12) and intercept == pytest.approx(np.log(3.0), abs=1e-12)
+    with pytest.raises(ValueError, match="positive"):
+        loglog_line(n, [1.0, 0.0, 1.0])
+    with pytest.raises(ValueError, match="1-D"):
+        loglog_line(n, [1.0, 2.0])

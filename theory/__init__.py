@@ -14,7 +14,7 @@ from .effective_dimension import (effective_dimension, empirical_effective_dimen
                                   max_effective_dimension, poly_effdim_slope)
 from .population import FourierModel, basis_from_coefficients, default_J, ekpca_population_error
 from .rates import RateRow, exp_grid, poly_grid, rate_row
-from .slopes import SlopeFit, fit_line, fit_loglog, octaves, verdict_from_ci
+from .slopes import SlopeFit, fit_line, fit_loglog, loglog_line, octaves, verdict_from_ci
 
 __all__ = [
     "FourierModel", "basis_from_coefficients", "default_J", "ekpca_population_error",
@@ -22,5 +22,5 @@ __all__ = [
     "poly_effdim_slope", "exp_effdim_asymptote",
     "nystrom_bound_eq15", "ekpca_bound_eq17", "theorem41_conditions", "Theorem41Conditions", "corollary_t",
     "RateRow", "rate_row", "poly_grid", "exp_grid",
-    "SlopeFit", "fit_loglog", "fit_line", "verdict_from_ci", "octaves",
+    "SlopeFit", "fit_loglog", "fit_line", "loglog_line", "verdict_from_ci", "octaves",
 ]

@@ -125,6 +125,19 @@ def fit_line(x, Y, n_boot: int = 2000, random_state=0) -> SlopeFit:
     return _fit(x, Y, False, n_boot, random_state)
 
 
+def loglog_line(x, y) -> tuple:
+    """(slope, intercept) of the least-squares line log y = slope log x + intercept
+    through one deterministic curve (no seeds, no CI): a reference curve such as
+    the exact R_{C,l}, or a measured time against n."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if x.shape != y.shape or x.ndim != 1 or len(x) < 2:
+        raise ValueError(f"x and y must be 1-D of one length >= 2, got shapes {x.shape} and {y.shape}")
+    if not (np.all(x > 0) and np.all(y > 0)):
+        raise ValueError("a log-log line needs positive x and y")
+    slope, intercept = np.polyfit(np.log(x), np.log(y), 1)
+    return float(slope), float(intercept)
+
+
 def verdict_from_ci(ci, band) -> str:
     """Return "holds" if ci lies inside band, "fails" if they are disjoint, else "inconclusive".
 

@@ -22,7 +22,7 @@ from kpca_suite.kernels.cholesky import incomplete_cholesky
 from kpca_suite.kernels.periodic import PeriodicKernel
 from kpca_suite.methods.krr import KernelRidge, NystromKRR
 from kpca_suite.methods.landmarks import FixedLandmarks
-from kpca_suite.theory import fit_loglog, octaves, verdict_from_ci
+from kpca_suite.theory import fit_loglog, loglog_line, octaves, verdict_from_ci
 from kpca_suite.theory.dof import dof_circulant, dof_from_eigh, krr_risk, optimal_lambda, smoother_risk
 from kpca_suite.theory.periodic import grid_design, grid_energy, grid_spectrum, periodic_signal, uniform_design
 from kpca_suite.theory.table1 import eq6_rank, first_nonvacuous_n, lemma_b1_bound, reference_slope, table1_line
@@ -735,7 +735,7 @@ def judge_eq6(results, profile) -> Outcome:
                   if first else f"it stays >= n up to n = {int(x.max())}. ")
                + "Theorem 4.1's guarantee is therefore not tested at any n where L != K; "
                  "bach13.rank-rule tests the practical rule p ∝ d instead.")
-    slope, intercept = np.polyfit(np.log(x), np.log(p6), 1)
+    slope, intercept = loglog_line(x, p6)
     fits = [Fit("p of Eq. (6), δ = 1/4", x, P, float(slope), (float(slope), float(slope)), float(intercept),
                 reference=x, ylabel="rank p (dotted: p = n)")]
     return Outcome("holds" if vacuous else "fails", summary, fits,
