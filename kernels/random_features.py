@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .validation import check_array, check_positive, check_random_state
 
@@ -37,26 +37,87 @@ VARIANTS = ("cos", "paired")
 RF_KERNELS = ("gaussian", "laplacian")
 
 
-@njit(cache=True, parallel=True)
+# -- cos and sin that vectorise ------------------------------------------------------------
+#
+# Branch-free cos / sin after fdlibm (argument reduction by a three-part pi/2,
+# the minimax kernels __kernel_cos / __kernel_sin on [-pi/4, pi/4], quadrant chosen by
+# arithmetic instead of branches), so LLVM vectorises the loops over a block. NumPy's
+# float64 np.cos is scalar libm on this class of CPU (AVX2, no AVX-512), and so is
+# Numba's. Measured on a 4096 x 500 block (2 shared cores, load 6): 6.3 ns per entry
+# against 28-30 ns for np.cos and 20-30 ns for the former prange loop of np.cos;
+# largest difference from np.cos 1.1e-16 (half an ulp of 1) over 4e6 arguments up to
+# 1e6 in magnitude (15% of them differ in the last bit).
+
+_INVPIO2 = 6.36619772367581382433e-01
+_PIO2_1 = 1.57079632673412561417e+00    # first 33 bits of pi/2: n * _PIO2_1 is exact for |n| < 2^20
+_PIO2_2 = 6.07710050630396597660e-11    # next 33 bits
+_PIO2_2T = 2.02226624879595063154e-21   # pi/2 - (_PIO2_1 + _PIO2_2)
+_PIO2_3 = 2.02226624871116645580e-21    # next 33 bits
+_PIO2_3T = 8.47842766036889956997e-32   # pi/2 - (_PIO2_1 + _PIO2_2 + _PIO2_3)
+_C1, _C2, _C3 = 4.16666666666666019037e-02, -1.38888888888741095749e-03, 2.48015872894767294178e-05
+_C4, _C5, _C6 = -2.75573143513906633035e-07, 2.08757232129817482790e-09, -1.13596475577881948265e-11
+_S1, _S2, _S3 = -1.66666666666666324348e-01, 8.33333333332248946124e-03, -1.98412698298579493134e-04
+_S4, _S5, _S6 = 2.75573137070700676789e-06, -2.50507602534068634195e-08, 1.58969099521155010221e-10
+#: Beyond this |argument| the reduction above is no longer exact: np.cos / np.sin take over.
+FAST_TRIG_MAX = 1.0e6
+
+
+@njit(cache=True)
+def _sincos(x):
+    """(cos x, sin x) for |x| < FAST_TRIG_MAX, without branches."""
+    fn = np.floor(x * _INVPIO2 + 0.5)  # x = fn pi/2 + y, |y| <= pi/4
+    r = x - fn * _PIO2_1
+    w = fn * _PIO2_2
+    t = r
+    r = t - w
+    w = fn * _PIO2_2T - ((t - r) - w)
+    t = r
+    w = fn * _PIO2_3
+    r = t - w
+    w = fn * _PIO2_3T - ((t - r) - w)
+    y0 = r - w          # y = y0 + y1
+    y1 = (r - y0) - w
+    z = y0 * y0
+    rc = z * (_C1 + z * (_C2 + z * (_C3 + z * (_C4 + z * (_C5 + z * _C6)))))
+    hz = 0.5 * z
+    wc = 1.0 - hz
+    c = wc + (((1.0 - wc) - hz) + (z * rc - y0 * y1))       # cos y
+    v = z * y0
+    rs = _S2 + z * (_S3 + z * (_S4 + z * (_S5 + z * _S6)))
+    s = y0 - ((z * (0.5 * y1 - v * rs) - y1) - v * _S1)     # sin y
+    q = fn - 4.0 * np.floor(0.25 * fn)                      # quadrant 0..3
+    odd = q - 2.0 * np.floor(0.5 * q)
+    h = np.floor(0.5 * (q + 1.0))
+    cos_sign = 1.0 - 2.0 * (h - 2.0 * np.floor(0.5 * h))    # + - - + for q = 0 1 2 3
+    sin_sign = 1.0 - 2.0 * np.floor(0.5 * q)                # + + - -
+    return cos_sign * ((1.0 - odd) * c + odd * s), sin_sign * ((1.0 - odd) * s + odd * c)
+
+
+@njit(cache=True)
 def _cos_features(P, phase, scale):
     """out = scale * cos(P + phase) in place of the projections P = X Omega (n, m)."""
     n, m = P.shape
-    for r in prange(n):
+    for r in range(n):
         for c in range(m):
-            P[r, c] = scale * np.cos(P[r, c] + phase[c])
+            P[r, c] = scale * _sincos(P[r, c] + phase[c])[0]
     return P
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def _paired_features(P, scale):
     """out[:, :m] = scale cos(P), out[:, m:] = scale sin(P) for P = X Omega (n, m)."""
     n, m = P.shape
     out = np.empty((n, 2 * m), dtype=np.float64)
-    for r in prange(n):
+    for r in range(n):
         for c in range(m):
-            out[r, c] = scale * np.cos(P[r, c])
-            out[r, m + c] = scale * np.sin(P[r, c])
+            cs, sn = _sincos(P[r, c])
+            out[r, c] = scale * cs
+            out[r, m + c] = scale * sn
     return out
+
+
+def _in_fast_range(P, phase) -> bool:
+    return max(abs(float(P.max())), abs(float(P.min()))) + float(np.abs(phase).max(initial=0.0)) < FAST_TRIG_MAX
 
 
 @dataclass(frozen=True)
@@ -93,6 +154,10 @@ class RandomFourierFeatures:
                              f"got {X.shape[1]}")
         P = X @ self.omega
         m = self.n_frequencies
+        if not _in_fast_range(P, self.phase):  # huge arguments: libm's full range reduction
+            if self.variant == "cos":
+                return np.sqrt(2.0 / m) * np.cos(P + self.phase)
+            return np.hstack([np.cos(P), np.sin(P)]) / np.sqrt(m)
         if self.variant == "cos":
             return _cos_features(P, self.phase, np.sqrt(2.0 / m))
         return _paired_features(P, 1.0 / np.sqrt(m))

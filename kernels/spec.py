@@ -62,11 +62,14 @@ class Kernel:
                                  "(k(x, x) would vanish at x = 0)")
 
     # -- evaluation -----------------------------------------------------------
-    def block(self, X, Y=None, *, validate: bool = True) -> np.ndarray:
+    def block(self, X, Y=None, *, validate: bool = True, out=None) -> np.ndarray:
         """The kernel block K[i, j] = k(x_i, y_j), shape (len(X), len(Y)).
 
         ``Y=None`` means ``Y = X``. The squared-distance kernels use one BLAS
-        GEMM for X Y^T and one fused jitted pass for the rest.
+        GEMM for X Y^T and one fused jitted pass for the rest. ``out``, a float64
+        array of that shape (a strided view of a larger matrix is fine), receives
+        the block and is returned: filling a big matrix block by block then needs
+        no copy (the Gaussian's exp writes straight into it).
         """
         if validate:
             X = check_array(X, "X")
@@ -74,6 +77,17 @@ class Kernel:
             check_same_width(X, Y)
         elif Y is None:
             Y = X
+        if out is None:
+            return self._block(X, Y, None)
+        if out.shape != (X.shape[0], Y.shape[0]) or out.dtype != np.float64:
+            raise ValueError(f"out must be a float64 array of shape {(X.shape[0], Y.shape[0])}, "
+                             f"got {out.dtype} {out.shape}")
+        K = self._block(X, Y, out)
+        if K is not out:
+            out[...] = K
+        return out
+
+    def _block(self, X, Y, out):
         if self.name == "laplacian":
             return _jit.laplacian_block(X, Y, self.gamma)
         G = X @ Y.T
@@ -89,7 +103,8 @@ class Kernel:
         x_sq = _jit.row_sq_norms(X)
         y_sq = x_sq if Y is X else _jit.row_sq_norms(Y)
         if self.name == "gaussian":
-            return np.exp(_jit.neg_scaled_sq_dist_from_gram(G, x_sq, y_sq, self.gamma), out=G)
+            return np.exp(_jit.neg_scaled_sq_dist_from_gram(G, x_sq, y_sq, self.gamma),
+                          out=G if out is None else out)
         return _jit.cauchy_from_gram(G, x_sq, y_sq, self.gamma)
 
     def diag(self, X, *, validate: bool = True) -> np.ndarray:

@@ -30,7 +30,6 @@ lambda n is absorbed into gamma (``ridge`` here): ridge = n lambda.
 from __future__ import annotations
 
 import numpy as np
-from sklearn.metrics import r2_score  # R^2 = 1 - RSS / TSS, the paper's metric
 
 from kpca_suite.kernels import Kernel, check_array, check_positive, check_same_width, gram_accumulate
 from kpca_suite.kernels import kernel_matmat
@@ -40,6 +39,13 @@ from .centered_nystrom import CenteredNystromKPCA, psd_pinv, sign_flips
 from .exact import ExactKPCA
 from .landmarks import select_landmarks
 from .nystrom import DEFAULT_RCOND
+
+
+def r2_score(y, y_pred) -> float:
+    """R^2 = 1 - RSS / TSS = 1 - sum (y - y_pred)^2 / sum (y - mean y)^2, the paper's metric
+    (scikit-learn's r2_score for one target)."""
+    y, y_pred = np.asarray(y, dtype=float), np.asarray(y_pred, dtype=float)
+    return float(1.0 - np.sum((y - y_pred) ** 2) / np.sum((y - y.mean()) ** 2))
 
 
 def _check_target(X, y):
@@ -119,7 +125,7 @@ class KPCR:
     def score(self, X, y) -> float:
         """Test R^2."""
         X, y = _check_target(X, y)
-        return float(r2_score(y, self.predict(X)))
+        return r2_score(y, self.predict(X))
 
 
 class CenteredNystromKRR:
@@ -188,4 +194,4 @@ class CenteredNystromKRR:
 
     def score(self, X, y) -> float:
         X, y = _check_target(X, y)
-        return float(r2_score(y, self.predict(X)))
+        return r2_score(y, self.predict(X))

@@ -94,6 +94,21 @@ def test_float32_input_is_converted_to_float64(case):
     assert kern.diag(X32).dtype == np.float64
 
 
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_block_into_a_view_of_a_larger_matrix(case):
+    # out= writes the block into a strided view (how ExactKPCA fills the lower triangle of K)
+    kern, _ = CASES[case]
+    X, Y = _data(20, 4, seed=1), _data(13, 4, seed=2)
+    big = np.full((30, 40), -7.0)
+    view = big[5:25, 10:23]
+    assert kern.block(X, Y, out=view) is view
+    assert np.array_equal(view, kern.block(X, Y))
+    big[5:25, 10:23] = -7.0
+    assert np.all(big == -7.0)  # nothing written outside the view
+    with pytest.raises(ValueError, match=r"out must be a float64 array of shape \(20, 13\)"):
+        kern.block(X, Y, out=np.empty((13, 20)))
+
+
 def test_integer_and_list_input_accepted():
     k = Kernel(gamma=0.2)
     Xi = np.arange(12).reshape(4, 3)

@@ -62,9 +62,58 @@ def test_exact_dense_and_lanczos_agree(center):
         assert lz.insample_error(ell) == pytest.approx(d.insample_error(ell), rel=1e-9, abs=1e-13)
 
 
+@pytest.mark.parametrize("center", [False, True])
+@pytest.mark.parametrize("solver,budget,used", [("lanczos", None, "lanczos-formed"),
+                                                ("lanczos", 0, "lanczos-matrix-free"),
+                                                ("block", None, "block-formed"),
+                                                ("block", 0, "block-matrix-free")])
+def test_exact_top_k_solvers_agree_with_dense(center, solver, budget, used):
+    # max_kernel_bytes=0: the n x n matrix never fits, so the kernel is re-evaluated per product
+    X, Z = _data(200, 3, seed=30), _data(15, 3, seed=31)
+    d = ExactKPCA(6, KERN, center=center, solver="dense").fit(X)
+    m = ExactKPCA(6, KERN, center=center, solver=solver, max_kernel_bytes=budget, random_state=0,
+                  block_size=37).fit(X)
+    assert m.solver_ == used
+    assert_allclose(m.eigenvalues_, d.eigenvalues_, rtol=1e-10, atol=1e-14)
+    assert m.trace_ == pytest.approx(d.trace_, rel=1e-12)
+    assert_allclose(_proj_gram(m, Z), _proj_gram(d, Z), rtol=0, atol=1e-8)
+    if used.endswith("formed"):
+        assert m.n_kernel_passes_ == 1
+    elif solver == "block":
+        assert 2 <= m.n_kernel_passes_ <= 30  # one pass per block of k + 10 vectors
+    else:
+        assert m.n_kernel_passes_ >= 10  # one pass per ARPACK mat-vec
+
+
+def test_exact_auto_solver_and_kernel_budget():
+    X = _data(3100, 2, seed=32)
+    assert ExactKPCA(2, KERN).fit(X[:300]).solver_ == "dense"
+    assert ExactKPCA(2, KERN, random_state=0).fit(X).solver_ == "lanczos-formed"
+    small = ExactKPCA(2, KERN, random_state=0, max_kernel_bytes=8 * 3100**2 - 1).fit(X)
+    assert small.solver_ == "block-matrix-free"
+    with pytest.raises(ValueError, match="max_kernel_bytes must be >= 0"):
+        ExactKPCA(2, KERN, max_kernel_bytes=-1).fit(X[:50])
+    with pytest.raises(TypeError, match="max_kernel_bytes must be None or an integer"):
+        ExactKPCA(2, KERN, max_kernel_bytes=1.5).fit(X[:50])
+
+
+@pytest.mark.parametrize("solver", ["dense", "lanczos", "block"])
+def test_exact_rank_check_like_nystrom(solver):
+    # identical rows: K = 11^T has rank 1, so a second component does not exist
+    X = np.tile(_data(1, 3, seed=33), (40, 1))
+    with pytest.raises(ValueError, match=r"n_components = 2 exceeds the effective rank 1 of K \(n = 40, "
+                                         r"rcond = 1e-12\); use fewer components"):
+        ExactKPCA(2, KERN, solver=solver, random_state=0).fit(X)
+    with pytest.raises(ValueError, match="effective rank 1 of H K H"):
+        ExactKPCA(2, KERN, center=True, solver="dense").fit(np.vstack([X, X + 1.0]))
+    assert ExactKPCA(1, KERN, solver=solver, random_state=0).fit(X).eigenvalues_[0] == pytest.approx(1.0)
+
+
 def test_exact_eigenvalues_are_eig_K_over_n_and_sorted():
     X = _data(50, 2, seed=3)
-    m = ExactKPCA(50, KERN, solver="dense").fit(X)
+    # the dense solver keeps all n eigenvalues whatever k (k = 50 would exceed this K's
+    # numerical rank, 48 at rcond = 1e-12, and be refused)
+    m = ExactKPCA(5, KERN, solver="dense").fit(X)
     ref = np.sort(np.clip(np.linalg.eigvalsh(KERN.block(X)), 0, None))[::-1] / 50
     assert_allclose(m.all_eigenvalues_, ref, rtol=1e-10, atol=1e-15)
     assert np.all(np.diff(m.eigenvalues_) <= 0)
@@ -253,6 +302,38 @@ def test_nystrom_determinism(landmarks):
     # a Generator with the same seed is equivalent to the int seed
     g = NystromKPCA(5, KERN, landmarks=landmarks, random_state=np.random.default_rng(7)).fit(X)
     assert np.array_equal(a.landmark_indices_, g.landmark_indices_)
+
+
+@pytest.mark.parametrize("whitening", ["eigh", "cholesky"])
+@pytest.mark.parametrize("gamma,m", [(0.25, 40), (0.25, 300), (4.0, 300)])
+def test_nystrom_top_k_solve_equals_the_full_eigendecomposition(whitening, gamma, m):
+    # fit solves for the top k only (K_mm by Cholesky when well conditioned, ARPACK for
+    # M when m >= 256); a subclass with its own _eig takes the full eigh path of before
+    class Full(NystromKPCA):
+        def _eig(self, Gn, Kmm):
+            return NystromKPCA._eig(self, Gn, Kmm)
+
+    X, Z = _data(1200, 3, seed=34), _data(20, 3, seed=35)
+    kern = Kernel("gaussian", gamma=gamma)
+    kw = dict(landmarks=m, whitening=whitening, random_state=3)
+    try:
+        full = Full(8, kern, **kw).fit(X)
+    except ValueError as e:  # gamma = 0.25, m = 300: K_mm too ill-conditioned for Cholesky
+        assert whitening == "cholesky" and "numerically singular" in str(e)
+        return
+    fast = NystromKPCA(8, kern, **kw).fit(X)
+    assert fast.effective_rank_ == full.effective_rank_
+    assert "_M_" in vars(fast)  # the full spectrum is not computed by fit
+    assert_allclose(fast.eigenvalues_, full.eigenvalues_, rtol=1e-10)
+    assert_allclose(_proj_gram(fast, Z), _proj_gram(full, Z), rtol=0, atol=1e-8)
+    assert len(fast.all_eigenvalues_) == len(full.all_eigenvalues_) == fast.effective_rank_
+    # round-off of the whitening ~ eps cond(K_mm): 7e-13 of lambda_1 seen for Cholesky, m = 40
+    assert_allclose(fast.all_eigenvalues_, full.all_eigenvalues_, rtol=0, atol=1e-10 * full.eigenvalues_[0])
+    assert np.array_equal(fast.all_eigenvalues_[:8], fast.eigenvalues_)
+    assert fast.insample_error(fast.effective_rank_) == pytest.approx(full.insample_error(full.effective_rank_),
+                                                                      abs=1e-10)
+    A, Kmm = fast.coefficients_, kern.block(fast.basis_points_)
+    assert_allclose(A.T @ Kmm @ A, np.eye(8), atol=1e-8)
 
 
 def test_nystrom_block_size_does_not_change_result():

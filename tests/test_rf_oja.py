@@ -57,6 +57,24 @@ def test_span_does_not_depend_on_qr_timing_or_chunking():
     assert c.n_samples_seen_ == 3000 and c.space_ == 50 * 3 + 50 + 50
 
 
+@pytest.mark.parametrize("q", [4, 16, 64])
+def test_span_for_qr_every_q_equals_qr_every_1(q):
+    # The update Q + eta z z^T Q commutes with right-multiplication by R^{-1}, so q steps
+    # before a QR give the span of q steps with a QR after each (kernels/oja.py); the
+    # default InverseSchedule's large early steps (eta_1 = 0.4) are the hard case.
+    X = _X(2000, 3)
+    kern = Kernel("gaussian", gamma=GAMMA)
+    ref = RFOja(4, 60, kernel=kern, qr_every=1, block_size=300, random_state=5).fit(X).components_
+    est = RFOja(4, 60, kernel=kern, qr_every=q, block_size=300, random_state=5).fit(X).components_
+    np.testing.assert_allclose(est.T @ est, np.eye(4), atol=1e-12)
+    # sines of the principal angles: singular values of (I - ref ref^T) est (arccos of the
+    # cosines cannot resolve angles below ~1e-8)
+    sines = np.linalg.svd(est - ref @ (ref.T @ est), compute_uv=False)
+    assert sines.max() < 1e-8
+    np.testing.assert_allclose(est, ref, atol=1e-9)  # positive-diagonal QR: the same basis, not only the span
+    assert RFOja(4, 60).qr_every == 32
+
+
 def test_schedules():
     np.testing.assert_allclose(InverseSchedule(10.0, 5.0).steps(1, 3), 10 / np.array([6.0, 7.0, 8.0]))
     s = ThreePhaseSchedule(gap=0.1, Lambda=0.5, k=2)
