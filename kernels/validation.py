@@ -7,6 +7,7 @@ names the offending parameter, in the style of scikit-learn's ``check_array``.
 from __future__ import annotations
 
 import numbers
+import sys
 
 import numpy as np
 
@@ -15,10 +16,15 @@ def check_array(X, name: str = "X", ndim: int = 2, dtype=np.float64, min_rows: i
                 allow_float32: bool = False) -> np.ndarray:
     """Return ``X`` as a C-contiguous float array of ``ndim`` dimensions.
 
-    Rejects non-numeric data, wrong dimensionality, fewer than ``min_rows`` rows
-    (an empty array), zero columns, and NaN or inf. float64 unless
+    Rejects a scipy.sparse matrix (``TypeError``: pass ``X.toarray()``),
+    non-numeric data, wrong dimensionality, fewer than ``min_rows`` rows (an empty
+    array), zero columns, NaN or inf, and (2-D) rows whose squared norms exceed a
+    quarter of the float maximum (:func:`check_sq_norms`). float64 unless
     ``allow_float32`` and the input is already float32.
     """
+    if _is_sparse(X):
+        raise TypeError(f"{name} is a scipy.sparse matrix; kpca-suite estimators need a dense array: "
+                        f"pass {name}.toarray()")
     try:
         arr = np.asarray(X)
     except Exception as exc:  # ragged lists and the like
@@ -33,9 +39,39 @@ def check_array(X, name: str = "X", ndim: int = 2, dtype=np.float64, min_rows: i
         raise ValueError(f"{name} has no columns (shape {arr.shape})")
     target = np.float32 if (allow_float32 and arr.dtype == np.float32) else dtype
     arr = np.ascontiguousarray(arr, dtype=target)
-    if not np.isfinite(arr).all():
+    if ndim == 2:
+        check_sq_norms(arr, name)
+    elif not np.isfinite(arr).all():
         raise ValueError(f"{name} contains NaN or inf")
     return arr
+
+
+def _is_sparse(X) -> bool:
+    """A scipy.sparse matrix or array. No import: if ``scipy.sparse`` was never
+    imported, no object can be one."""
+    sparse = sys.modules.get("scipy.sparse")
+    return sparse is not None and sparse.issparse(X)
+
+
+def check_sq_norms(X: np.ndarray, name: str = "X") -> None:
+    """Every row of the 2-D float array X is finite with ||x_i||^2 <= F / 4, F the
+    largest float of X's dtype; else a ValueError naming ``name``.
+
+    The bound keeps every squared distance of the kernel blocks,
+    ||x||^2 + ||y||^2 - 2 x^T y <= (||x|| + ||y||)^2 <= 4 max_i ||x_i||^2, and every
+    partial sum of the GEMM X Y^T (Cauchy-Schwarz) inside the float range: without it
+    |x| ~ 1e155 gives inf - inf = NaN in the Gaussian and Cauchy blocks, diagonal
+    included. One pass (the row norms of a NaN or inf row are NaN or inf, so it
+    also finds those).
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        sq = np.einsum("ij,ij->i", X, X)
+    if np.all(sq <= np.finfo(X.dtype).max / 4):
+        return
+    if not np.isfinite(X).all():
+        raise ValueError(f"{name} contains NaN or inf")
+    raise ValueError(f"{name}: squared norms overflow {X.dtype} (max |x| = {np.abs(X).max():.3g}); "
+                     "rescale the data")
 
 
 def check_same_width(X: np.ndarray, Y: np.ndarray, x_name: str = "X", y_name: str = "Y") -> None:

@@ -96,6 +96,16 @@ def check_rcond(rcond) -> float:
     return float(rcond)
 
 
+def check_components_rank(n_components: int, rank: int, matrix: str, m: int, rcond: float) -> None:
+    """The k = ``n_components`` kept components need k <= r, the effective rank of
+    ``matrix`` (the eigenvalues kept above its rcond cut-off); else a ValueError naming
+    both, e.g. "n_components = 2 exceeds the effective rank 1 of K_mm (m = 8,
+    rcond = 1e-08); use fewer components or more landmarks"."""
+    if n_components > rank:
+        raise ValueError(f"n_components = {n_components} exceeds the effective rank {rank} of {matrix} "
+                         f"(m = {m}, rcond = {rcond}); use fewer components or more landmarks")
+
+
 def check_choice(value, name: str, choices) -> str:
     """``value`` must be one of ``choices``; else a ValueError naming ``name``."""
     if not isinstance(value, str) or value not in choices:

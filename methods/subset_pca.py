@@ -26,7 +26,7 @@ import numpy as np
 
 from kpca_suite.kernels import Kernel, check_array, check_same_width, gram_accumulate
 
-from .base import KPCABase
+from .base import KPCABase, check_components_rank
 from .centered_nystrom import centred_cross, centred_trace, centring_terms
 from .landmarks import select_landmarks
 from .nystrom import DEFAULT_RCOND
@@ -51,6 +51,19 @@ class _SubsetBase(KPCABase):
             return centring_terms(Kmm, colsum, n, self.rcond)
         m = Kmm.shape[0]
         return {"c": np.zeros(m), "Kinv": np.zeros((m, m)), "s": 0.0, "T": np.eye(m), "Kp_mm": Kmm}
+
+    def _eig(self, Kp_mm, Kmm, scale):
+        """Eigenpairs of K'_mm / scale, descending, with the eigenvalues at or below
+        rcond * top cut off, top = the largest eigenvalue of K'_mm / scale and (centred)
+        of K_mm / scale. K'_mm = T^T K_mm T carries round-off of the order of eps ||K_mm||:
+        when the subset points coincide K'_mm = 0 in exact arithmetic, and a cut
+        relative to its own top eigenvalue (itself round-off, ~1e-32) would keep a
+        spurious direction with coefficients ~1e15 instead of reporting rank 0."""
+        ev, U = np.linalg.eigh(Kp_mm / scale)
+        ev, U = ev[::-1], U[:, ::-1]
+        top = max(ev[0], np.linalg.eigvalsh(Kmm)[-1] / scale) if self.center else ev[0]
+        keep = ev > self.rcond * max(top, 0.0)
+        return ev[keep], U[:, keep]
 
     def _trace(self, X):
         return centred_trace(X, self.kernel, self.block_size) if self.center \
@@ -82,7 +95,8 @@ class SubsetPCA(_SubsetBase):
     center : bool
         Full-data projected-mean centring (Theorem 2) or zero mean (Theorem 3).
     rcond : float in [0, 1)
-        Relative cut-off of the eigenvalues of K'_mm (and of the pinv in the centring).
+        Relative cut-off of the eigenvalues of K'_mm, relative to the larger of the top
+        eigenvalues of K'_mm and K_mm (``_SubsetBase._eig``), and of the pinv in the centring.
     block_size : int or None
         Rows of a kernel block at a time.
     random_state : int, Generator or None
@@ -109,14 +123,9 @@ class SubsetPCA(_SubsetBase):
         terms = self._terms(Kmm, colsum, n)
         T = terms["T"]
         Gp = T.T @ (G - np.outer(colsum, colsum) / n if self.center else G) @ T
-        lam, U = np.linalg.eigh(terms["Kp_mm"] / m)
-        lam, U = lam[::-1], U[:, ::-1]
-        keep = lam > self.rcond * max(lam[0], 0.0)
-        lam, U = lam[keep], U[:, keep]
+        lam, U = self._eig(terms["Kp_mm"], Kmm, m)
         k = self.n_components
-        if k > len(lam):
-            raise ValueError(f"n_components = {k} exceeds the rank {len(lam)} of K'_mm "
-                             f"(m = {m}, rcond = {self.rcond})")
+        check_components_rank(k, len(lam), "K'_mm", m, self.rcond)
         B = U / np.sqrt(m * lam)
         self.landmark_indices_ = idx
         self.basis_points_ = L
@@ -150,13 +159,9 @@ class WilliamsSeegerKPCA(_SubsetBase):
         Kmm = self.kernel.block(L, validate=False)
         m = len(idx)
         terms = self._terms(Kmm, colsum, n)
-        ev, U = np.linalg.eigh(terms["Kp_mm"])
-        ev, U = ev[::-1], U[:, ::-1]
-        keep = ev > self.rcond * max(ev[0], 0.0)
-        ev, U = ev[keep], U[:, keep]
+        ev, U = self._eig(terms["Kp_mm"], Kmm, 1.0)
         k = self.n_components
-        if k > len(ev):
-            raise ValueError(f"n_components = {k} exceeds the rank {len(ev)} of K'_mm (m = {m})")
+        check_components_rank(k, len(ev), "K'_mm", m, self.rcond)
         self.landmark_indices_ = idx
         self.basis_points_ = L
         self.n_samples_ = n

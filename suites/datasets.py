@@ -17,6 +17,8 @@ downloaded at run time.
 from __future__ import annotations
 
 import importlib.metadata
+import warnings
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -36,11 +38,17 @@ def load_user_data(path, digit=None):
     """A user's npz / csv file (layouts in the module docstring) -> (X, y).
 
     ``digit`` keeps only the rows of that label (e.g. MNIST digit 5, as Sterge et al. (2020) do).
-    Errors name the file and what is wrong with it.
+    Errors (``ValueError``) name the file and what is wrong with it: missing or empty,
+    not an npz archive, not a numeric csv, no data rows, NaN or inf, squared norms
+    beyond float64, a label count that differs from the row count, and fewer than 2
+    distinct rows (after the ``digit`` selection), for which kernel PCA and the
+    median-heuristic bandwidth are undefined.
     """
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"data file {str(path)!r} does not exist")
+    if path.stat().st_size == 0:
+        raise ValueError(f"data file {str(path)!r} is empty")
     suffix = path.suffix.lower()
     try:
         if suffix == ".npz":
@@ -56,27 +64,45 @@ def load_user_data(path, digit=None):
     X = check_array(X.reshape(X.shape[0], -1) if X.ndim > 2 else X, f"data file {str(path)!r}")
     if y is not None and len(y) != X.shape[0]:
         raise ValueError(f"data file {str(path)!r}: {X.shape[0]} samples but {len(y)} labels")
-    return _select(X, y, digit, str(path))
+    X, y = _select(X, y, digit, str(path))
+    if not (X != X[0]).any():
+        which = "" if digit is None else f" with label digit = {digit}"
+        raise ValueError(f"data file {str(path)!r} has fewer than 2 distinct rows{which}; kernel PCA and "
+                         "the median-heuristic bandwidth are undefined")
+    return X, y
 
 
 def _read_npz(path):
-    with np.load(path, allow_pickle=False) as z:
-        keys = set(z.files)
-        for xk, yk in (("X", "y"), ("x_train", "y_train")):
-            if xk in keys:
-                return np.asarray(z[xk], dtype=np.float64), (np.asarray(z[yk]) if yk in keys else None)
-    raise ValueError(f"data file {str(path)!r} holds {sorted(keys)}; expected an array 'X' (or 'x_train')")
+    if not zipfile.is_zipfile(path):
+        raise ValueError("not a valid .npz archive (no zip signature; np.savez writes a zip of .npy arrays)")
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            keys = sorted(z.files)
+            arrays = {k: z[k] for k in ("X", "y", "x_train", "y_train") if k in keys}
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+        raise ValueError(f"not a valid .npz archive ({exc})") from None
+    for xk, yk in (("X", "y"), ("x_train", "y_train")):
+        if xk in arrays:
+            return np.asarray(arrays[xk], dtype=np.float64), arrays.get(yk)
+    raise ValueError(f"data file {str(path)!r} holds {keys}; expected an array 'X' (or 'x_train')")
 
 
 def _read_csv(path):
     with open(path) as fh:
         first = fh.readline()
+        try:
+            [float(v) for v in first.strip().split(",")]
+            skip = 0
+        except ValueError:
+            skip = 1
     try:
-        [float(v) for v in first.strip().split(",")]
-        skip = 0
-    except ValueError:
-        skip = 1
-    data = np.loadtxt(path, delimiter=",", skiprows=skip, ndmin=2)
+        with warnings.catch_warnings():  # no data rows: reported below, not as a warning
+            warnings.filterwarnings("ignore", "loadtxt: input contained no data", UserWarning)
+            data = np.loadtxt(path, delimiter=",", skiprows=skip, ndmin=2)
+    except ValueError as exc:
+        raise ValueError(f"not a numeric csv ({exc})") from None
+    if data.shape[0] == 0:
+        raise ValueError(f"data file {str(path)!r} has no data rows")
     if data.shape[1] < 2:
         raise ValueError(f"data file {str(path)!r}: a csv needs a label column and at least one feature")
     return data[:, 1:], data[:, 0]

@@ -5,6 +5,7 @@ A claim declares one (or :class:`AllOf` several) with its numbers:
 
 :class:`SlopeInBand`       the bootstrap CI of the log-log slope of a metric lies in a band;
 :class:`AllWithin`         every cell's metric is at most a tolerance (identities, inequalities);
+:class:`UnderBound`        every cell's metric is at most its bound, drawn under the bound;
 :class:`CoverageAtLeast`   a bound covers the observed value at least as often as promised;
 :class:`OrderingHolds`     per-size means of several methods keep a declared order;
 :class:`CurvesClose`       the mean curves of two methods differ by at most a tolerance;
@@ -21,7 +22,6 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence, Union
 
 import numpy as np
-from scipy.stats import binom
 
 from kpca_suite.theory import fit_loglog, loglog_line, octaves, verdict_from_ci
 
@@ -88,7 +88,8 @@ class SlopeInBand:
                    a function of the reference slope when ``reference`` is given;
     ``reference``  a metric holding a deterministic reference curve (e.g. the
                    exact R_{C,l} on the same grid); its OLS slope is the
-                   predicted slope and is drawn beside the fit;
+                   predicted slope and is drawn beside the fit, labelled
+                   ``reference_label``;
     ``predicted``  the predicted slope when there is no reference curve;
     ``x``          the abscissa: a cell param name, or "n";
     ``method``     restrict to one method's cells.
@@ -103,6 +104,7 @@ class SlopeInBand:
     x: str = "n"
     method: Optional[str] = None
     name: str = "slope"
+    reference_label: str = "exact reference curve"
 
     def __call__(self, results, profile) -> Outcome:
         key = (lambda c: c.n) if self.x == "n" else (lambda c: c.p[self.x])
@@ -123,7 +125,7 @@ class SlopeInBand:
         if predicted is not None:
             pred[f"{self.name}_predicted"] = float(predicted)
         fits = [Fit(self.label, x, Y, fit.slope, fit.ci, fit.intercept, predicted=predicted, band=band,
-                    reference=ref, xlabel=self.x, ylabel=self.ylabel)]
+                    reference=ref, xlabel=self.x, ylabel=self.ylabel, reference_label=self.reference_label)]
         return Outcome(status, summary, fits, measured, pred)
 
 
@@ -150,7 +152,42 @@ class AllWithin:
         else:
             what = keys[0] if len(keys) == 1 else f"{len(keys)} checks"
             summary = f"{what} <= {self.tol:g}{unit} (worst {max(worst.values()):.1e})"
-        return Outcome("fails" if bad else "holds", summary, [], worst, {"tolerance": self.tol})
+        return Outcome("fails" if bad else "holds", summary, [], worst, {f"{k}_at_most": self.tol for k in keys})
+
+
+@dataclass(frozen=True)
+class UnderBound:
+    """Every cell's ``metric`` is at most its ``bound`` (another metric of the
+    cell; NaN fails). Reports the worst excess metric - bound (positive =
+    violated) and the median slack bound / metric, and draws the measured
+    values under the bound (a ``Fit`` of kind ``"bound"``, its curve the per-x
+    mean bound, labelled ``bound_label``)."""
+
+    metric: str
+    bound: str
+    label: str
+    bound_label: str
+    ylabel: str = "metric"
+    name: str = "bound"
+
+    def __call__(self, results, profile) -> Outcome:
+        value = np.array([r.metrics[self.metric] for r in results], dtype=float)
+        bound = np.array([r.metrics[self.bound] for r in results], dtype=float)
+        excess = value - bound
+        worst = float(np.max(excess))  # NaN propagates, and fails
+        violations = int(np.sum(~(excess <= 0)))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            slack = float(np.median(bound / value))
+        x, Y = collect(results, self.metric)
+        _, B = collect(results, self.bound)
+        fit = Fit(self.label, x, Y, kind="bound", reference=np.nanmean(B, axis=1), reference_label=self.bound_label,
+                  ylabel=self.ylabel)
+        summary = (f"{self.metric} <= {self.bound_label} in {len(value) - violations}/{len(value)} cells "
+                   f"(worst excess {worst:.2g}, median slack bound/{self.metric} {slack:.3g})")
+        return Outcome("fails" if violations else "holds", summary, [fit],
+                       {f"{self.name}_excess": worst, f"{self.name}_violations": violations,
+                        f"{self.name}_median_slack": slack},
+                       {f"{self.name}_excess_at_most": 0.0})
 
 
 @dataclass(frozen=True)
@@ -171,6 +208,8 @@ class CoverageAtLeast:
     def __call__(self, results, profile) -> Outcome:
         hits = np.array([r.metrics[self.covered] for r in results], dtype=float)
         N, v = len(hits), int((hits < 0.5).sum())
+        from scipy.stats import binom  # about a second to import: only when judging
+
         p = float(binom.sf(v - 1, N, 1.0 - self.level)) if v else 1.0
         status = "fails" if p < self.alpha else "holds"
         summary = (f"{self.name} {1 - v / N:.3f} ({v}/{N} violations; binomial p = {p:.3g} "

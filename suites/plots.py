@@ -1,30 +1,42 @@
-"""Rate-versus-size plots (matplotlib, Agg backend): one log-log figure per
-claim from its :class:`~suites.registry.Verdict` fits, written as PNG and SVG.
+"""The plot of a claim's fits (matplotlib, Agg backend): one log-log figure per
+claim from its :class:`~suites.claim.Verdict` fits, written as PNG and SVG.
+Fits with different axis labels go to separate panels; later fits are drawn
+above earlier ones. What each :class:`~suites.claim.Fit` kind draws:
 
-For each :class:`~suites.registry.Fit`: the per-seed points (small,
-translucent), the per-x mean with its min-max spread (error bars), the fitted
-line ``exp(intercept) x^slope``, the slopes of its 95% CI drawn through the
-centroid of the log-means (a shaded wedge), the predicted slope as a dashed
-line anchored at the first mean, and the reference curve when set. Fits with
-different axis labels go to separate panels. NaN, zero and negative values are
-left out (log axes), never an error.
+``rate``      the per-seed values (small, translucent dots), the per-x mean with
+              its min-max spread over seeds (error bars), the fitted line
+              ``exp(intercept) x^slope`` and its 95% CI as a shaded wedge through
+              the centroid of the log-means (a CI of zero width, as for a
+              deterministic curve, draws the line alone), the predicted slope as a
+              dashed line through the first mean, and the reference curve dotted;
+``bound``     the measured values joined by a line under the bound (dash-dotted),
+              the smallest slack bound / measured of any seed annotated (an
+              arrow where it occurs), and the per-seed values above the bound
+              marked with a red cross;
+``measured``  the per-x means joined by a line, with their spread.
+
+Every line has a legend entry that says what it is ("... — fit, slope s [lo, hi]",
+"... — predicted slope p", "... — exact reference curve", "... — bound (eq. 15),
+smallest slack ×573"), and no label appears twice on an axes. A method (the part of a
+fit's label before ``": "``) keeps one colour and marker in every panel of the
+figure. Markers are hollow, so that curves that coincide stay visible, and tick
+labels are plain numbers. NaN, zero and negative values are left out (log axes),
+never an error.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import warnings
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg", force=False)
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-from matplotlib.ticker import NullFormatter  # noqa: E402
+import numpy as np
 
 STATUS_COLORS = {"holds": "#1a7f37", "fails": "#cf222e", "inconclusive": "#9a6700"}
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">")
+VIOLATION_COLOR = "#cf222e"
 
 
 def safe_name(claim_id: str) -> str:
@@ -32,34 +44,144 @@ def safe_name(claim_id: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", claim_id) or "claim"
 
 
-def _fmt(v) -> str:
-    try:
-        v = float(v)
-    except (TypeError, ValueError):
+def number(v) -> str:
+    """A number as a reader wants it, in the report and in the legends: three
+    significant digits (``-0.237``, ``573``, ``12300``, ``1.2e-9``), integers whole, ``∞`` /
+    ``-∞`` for infinities, ``–`` for NaN or None, a list or pair as ``[a, b]``;
+    text is returned unchanged."""
+    if v is None:
+        return "–"
+    if isinstance(v, np.generic):
+        v = v.item()
+    if isinstance(v, str):
+        return v
+    if isinstance(v, (list, tuple, np.ndarray)):
+        return "[" + ", ".join(number(x) for x in np.asarray(v, dtype=object).ravel()) + "]"
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
         return str(v)
-    return f"{v:+.3f}" if math.isfinite(v) else "nan"
-
-
-def fit_label(fit) -> str:
-    """``label: slope -0.49 [-0.52, -0.47] vs predicted -0.50 (band [-0.6, -0.4])``."""
-    lo, hi = (tuple(fit.ci) + (math.nan, math.nan))[:2]
-    text = f"{fit.label}: slope {_fmt(fit.slope)} [{_fmt(lo)}, {_fmt(hi)}]"
-    if fit.predicted is not None:
-        text += f" vs predicted {_fmt(fit.predicted)}"
-    if fit.band is not None:
-        text += f" (band {band_text(fit.band)})"
-    return text
+    if isinstance(v, int):
+        return str(v)
+    if math.isnan(v):
+        return "–"
+    if math.isinf(v):
+        return "∞" if v > 0 else "-∞"
+    if v == 0:
+        return "0"
+    text = f"{v:.3g}"
+    if "e" in text and 1 <= abs(v) < 1e5:  # 1000, 12300: whole numbers read better than 1e3, 1.23e4
+        return f"{float(text):.0f}"
+    return re.sub(r"e([+-])0*(\d)", lambda m: "e" + m.group(1).replace("+", "") + m.group(2), text)
 
 
 def band_text(band) -> str:
-    """``[-0.600, -0.350]``, or ``<= -0.350`` / ``>= -0.600`` for a one-sided band
-    (its open end NaN or infinite)."""
+    """``[-0.6, -0.35]``, or ``<= -0.35`` / ``>= -0.6`` for a one-sided band (its
+    open end NaN or infinite)."""
     lo, hi = (float(b) for b in band)
     if not math.isfinite(lo):
-        return f"<= {_fmt(hi)}"
+        return f"<= {number(hi)}"
     if not math.isfinite(hi):
-        return f">= {_fmt(lo)}"
-    return f"[{_fmt(lo)}, {_fmt(hi)}]"
+        return f">= {number(lo)}"
+    return f"[{number(lo)}, {number(hi)}]"
+
+
+def _ci(fit) -> tuple:
+    lo, hi = (tuple(fit.ci if fit.ci is not None else ()) + (math.nan, math.nan))[:2]
+    return float(lo), float(hi)
+
+
+def _zero_width(fit) -> bool:
+    lo, hi = _ci(fit)
+    return math.isfinite(lo) and lo == hi
+
+
+def slope_text(fit) -> str:
+    """``slope -0.237 [-0.239, -0.235]``, or ``slope -0.418 (zero-width CI)`` for a
+    deterministic curve (its CI is the point estimate)."""
+    lo, hi = _ci(fit)
+    if _zero_width(fit):
+        return f"slope {number(fit.slope)} (zero-width CI)"
+    return f"slope {number(fit.slope)} [{number(lo)}, {number(hi)}]"
+
+
+def pyplot():
+    """matplotlib.pyplot on the Agg backend, imported on first use (it costs about a
+    second: ``kpca-suite list`` and the usage errors never pay it)."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def method_of(fit) -> str:
+    """The method a fit belongs to: its label up to the first ``": "``."""
+    return str(fit.label).split(": ", 1)[0]
+
+
+def method_styles(methods) -> dict:
+    """``{method: {"color", "marker"}}`` for one figure, in the order the method
+    names first appear: each method one colour (tab10, tab20 beyond ten methods)
+    and one marker, the same in every panel."""
+    methods = list(dict.fromkeys(methods))
+    cmap = pyplot().get_cmap("tab10" if len(methods) <= 10 else "tab20")
+    return {m: {"color": cmap(i % cmap.N), "marker": MARKERS[i % len(MARKERS)]} for i, m in enumerate(methods)}
+
+
+def _slack(fit):
+    """(x, largest seed, bound, bound / largest seed) at the x where that ratio
+    is smallest (the smallest slack of any seed), or None when no x has a
+    positive finite value and bound."""
+    x, Y = _as_xy(fit)
+    ref = np.asarray(fit.reference, dtype=float).ravel() if fit.reference is not None else np.array([])
+    if ref.shape != x.shape or Y.shape[0] != len(x):
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        top = np.nanmax(np.where(np.isfinite(Y) & (Y > 0), Y, np.nan), axis=1)
+    ok = np.isfinite(top) & np.isfinite(ref) & (ref > 0) & np.isfinite(x) & (x > 0)
+    if not ok.any():
+        return None
+    i = np.flatnonzero(ok)[np.argmin(ref[ok] / top[ok])]
+    return x[i], top[i], ref[i], ref[i] / top[i]
+
+
+def fit_label(fit) -> str:
+    """One line for the report: ``label — slope s [lo, hi] vs predicted p, band B``
+    (rate), ``label — under bound (eq. 15), smallest slack ×573`` (bound: the
+    smallest bound / measured over every x and seed), or ``label — measured``."""
+    if fit.kind == "bound":
+        s = _slack(fit)
+        slack = f", smallest slack ×{number(s[3])} (bound / measured, any seed)" if s else ""
+        return f"{fit.label} — under {fit.reference_label}{slack}"
+    if fit.kind == "measured":
+        return f"{fit.label} — measured"
+    text = f"{fit.label} — {slope_text(fit)}"
+    if fit.predicted is not None:
+        text += f" vs predicted {number(fit.predicted)}"
+    if fit.band is not None:
+        text += f", band {band_text(fit.band)}"
+    return text
+
+
+@functools.lru_cache(maxsize=None)
+def _plain_log():
+    """The class of the log-axis tick formatter (matplotlib is imported on first use)."""
+    from matplotlib.ticker import Formatter
+
+    class PlainLog(Formatter):
+        """The ticks a log axis labels, written by :func:`number` (``0.004``, ``1e-5``)
+        instead of ``4 × 10^-3``: shorter, so that labels do not run into the axis label."""
+
+        def __init__(self, inner):
+            self.inner = inner
+
+        def __call__(self, x, pos=None):
+            return number(float(x)) if self.inner(x, pos) else ""
+
+        def set_locs(self, locs):
+            self.inner.set_locs(locs)
+
+    return PlainLog
 
 
 def _as_xy(fit):
@@ -72,53 +194,133 @@ def _as_xy(fit):
     return x, y
 
 
-def _draw_fit(ax, fit, color):
+def _draw_measured(ax, fit, style, z, joined):
+    """The per-seed dots, and the per-x means (min-max bars when there are several
+    seeds), joined by a line when ``joined``. Returns (xo, means, handle) or None."""
     x, Y = _as_xy(fit)
     if len(x) == 0 or Y.shape[0] != len(x):
-        return False
+        return None
     Yp = np.where(np.isfinite(Y) & (Y > 0), Y, np.nan)
     xs_ok = np.isfinite(x) & (x > 0)
-    # per-seed points
-    px = np.repeat(x[:, None], Yp.shape[1], axis=1)
-    keep = np.isfinite(Yp) & xs_ok[:, None]
-    ax.scatter(px[keep], Yp[keep], s=8, alpha=0.3, color=color, linewidths=0)
+    color, marker = style["color"], style["marker"]
+    if Yp.shape[1] > 1:
+        px = np.repeat(x[:, None], Yp.shape[1], axis=1)
+        keep = np.isfinite(Yp) & xs_ok[:, None]
+        ax.scatter(px[keep], Yp[keep], s=8, alpha=0.3, color=color, linewidths=0, zorder=z)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         mean = np.nanmean(Yp, axis=1)
         lo, hi = np.nanmin(Yp, axis=1), np.nanmax(Yp, axis=1)
     ok = xs_ok & np.isfinite(mean) & (mean > 0)
     if not ok.any():
-        return False
+        return None
     xo, mo = x[ok], mean[ok]
-    ax.errorbar(xo, mo, yerr=[mo - lo[ok], hi[ok] - mo], fmt="o", ms=4, color=color,
-                capsize=2, lw=1, label=fit_label(fit))
+    ls = "-" if joined else "none"
+    look = dict(marker=marker, ls=ls, ms=5, mfc="none", mew=1.2, color=color, lw=1.2, zorder=z)
+    if Yp.shape[1] > 1:
+        handle = ax.errorbar(xo, mo, yerr=[mo - lo[ok], hi[ok] - mo], capsize=2, **look)
+    else:
+        (handle,) = ax.plot(xo, mo, **look)
+    return xo, mo, handle
+
+
+def _reference_line(ax, fit, style, z, ls):
+    """The reference curve of ``fit`` on its x (positive finite values), or None."""
+    x, _ = _as_xy(fit)
+    ref = np.asarray(fit.reference, dtype=float).ravel()
+    if ref.shape != x.shape:
+        return None
+    keep = np.isfinite(x) & (x > 0) & np.isfinite(ref) & (ref > 0)
+    if not keep.any():
+        return None
+    (line,) = ax.plot(x[keep], ref[keep], ls, color=style["color"], lw=1.5, zorder=z)
+    return line
+
+
+def _draw_rate(ax, fit, style, z, slot) -> list:
+    """Measured values, the fitted line with its CI wedge, the predicted slope and
+    the reference curve; returns the legend entries [(handle, label)]."""
+    drawn = _draw_measured(ax, fit, style, z, joined=False)
+    if drawn is None:
+        return []
+    xo, mo, handle = drawn
+    color = style["color"]
+    entries = []
     grid = np.geomspace(xo.min(), xo.max(), 50) if xo.min() < xo.max() else xo
     slope = float(fit.slope) if fit.slope is not None else math.nan
     if math.isfinite(slope) and math.isfinite(float(fit.intercept)):
-        ax.plot(grid, np.exp(fit.intercept) * grid ** slope, color=color, lw=1.5)
-    # CI wedge through the centroid of the log-means
-    cx, cy = np.mean(np.log(xo)), np.mean(np.log(mo))
-    ci = [float(c) for c in tuple(fit.ci)[:2]] if fit.ci is not None else []
-    if len(ci) == 2 and all(math.isfinite(c) for c in ci):
-        lines = [np.exp(cy + c * (np.log(grid) - cx)) for c in ci]
-        ax.fill_between(grid, np.minimum(*lines), np.maximum(*lines), color=color, alpha=0.12, lw=0)
-        for ln in lines:
-            ax.plot(grid, ln, color=color, lw=0.6, alpha=0.6)
+        (line,) = ax.plot(grid, np.exp(fit.intercept) * grid ** slope, color=color, lw=1.5, zorder=z)
+        label = f"{fit.label} — fit, {slope_text(fit)}"
+        if fit.band is not None:
+            label += f", band {band_text(fit.band)}"
+        entries.append(((handle, line), label))
+    else:
+        entries.append((handle, f"{fit.label} — measured (no finite fit)"))
+    lo, hi = _ci(fit)
+    if math.isfinite(lo) and math.isfinite(hi) and lo != hi:
+        cx, cy = np.mean(np.log(xo)), np.mean(np.log(mo))
+        lines = [np.exp(cy + c * (np.log(grid) - cx)) for c in (lo, hi)]
+        ax.fill_between(grid, np.minimum(*lines), np.maximum(*lines), color=color, alpha=0.12, lw=0, zorder=z - 0.5)
     if fit.predicted is not None and math.isfinite(float(fit.predicted)):
-        ax.plot(grid, mo[0] * (grid / xo[0]) ** float(fit.predicted), "--", color=color, lw=1.2,
-                alpha=0.9, label=f"predicted slope {_fmt(fit.predicted)}")
+        (pred,) = ax.plot(grid, mo[0] * (grid / xo[0]) ** float(fit.predicted), "--", color=color, lw=1.2,
+                          alpha=0.9, zorder=z)
+        entries.append((pred, f"{fit.label} — predicted slope {number(float(fit.predicted))}"))
     if fit.reference is not None:
-        ref = np.asarray(fit.reference, dtype=float).ravel()
-        if ref.shape == x.shape:
-            rk = xs_ok & np.isfinite(ref) & (ref > 0)
-            if rk.any():
-                ax.plot(x[rk], ref[rk], ":", color=color, lw=1.5, label=f"{fit.label}: reference")
-    return True
+        ref = _reference_line(ax, fit, style, z, ":")
+        if ref is not None:
+            entries.append((ref, f"{fit.label} — {fit.reference_label}"))
+    return entries
+
+
+def _draw_bound(ax, fit, style, z, slot) -> list:
+    """Measured values under the bound, the smallest slack annotated (an arrow
+    from the largest seed to the bound, its text shifted down by ``slot`` lines
+    so that two bounds of one panel stay legible) and the per-seed values above
+    the bound crossed; returns the legend entries."""
+    drawn = _draw_measured(ax, fit, style, z, joined=True)
+    if drawn is None:
+        return []
+    entries = [(drawn[2], f"{fit.label} — measured")]
+    if fit.reference is None:
+        return entries
+    line = _reference_line(ax, fit, style, z, "-.")
+    if line is None:
+        return entries
+    s = _slack(fit)
+    slack = f", smallest slack ×{number(s[3])}" if s else ""
+    entries.append((line, f"{fit.label} — {fit.reference_label}{slack}"))
+    if s:
+        xs, top, bound, ratio = s
+        ax.annotate("", xy=(xs, bound), xytext=(xs, top), zorder=z,
+                    arrowprops=dict(arrowstyle="<->", color=style["color"], lw=0.8, shrinkA=0, shrinkB=0))
+        last = xs >= np.nanmax(np.asarray(fit.x, dtype=float))
+        ax.annotate(f"slack ×{number(ratio)}", xy=(xs, math.sqrt(top * bound)), xytext=(-4 if last else 4, -11 * slot),
+                    textcoords="offset points", ha="right" if last else "left", va="center", fontsize=8,
+                    color=style["color"], zorder=z + 0.5, bbox=dict(fc="white", ec="none", alpha=0.8, pad=1))
+    x, Y = _as_xy(fit)
+    ref = np.asarray(fit.reference, dtype=float).ravel()
+    over = np.isfinite(Y) & (Y > 0) & (Y > ref[:, None]) & (x > 0)[:, None]
+    if over.any():
+        px = np.repeat(x[:, None], Y.shape[1], axis=1)
+        cross = ax.scatter(px[over], Y[over], marker="x", s=30, color=VIOLATION_COLOR, zorder=z + 0.5)
+        entries.append((cross, f"{fit.label} — above the bound ({int(over.sum())} of {int(np.isfinite(Y).sum())})"))
+    return entries
+
+
+def _draw_curve(ax, fit, style, z, slot) -> list:
+    """The per-x means joined by a line, with their spread; returns the legend entries."""
+    drawn = _draw_measured(ax, fit, style, z, joined=True)
+    return [] if drawn is None else [(drawn[2], f"{fit.label} — measured")]
+
+
+DRAW = {"rate": _draw_rate, "bound": _draw_bound, "measured": _draw_curve}
 
 
 def plot_fits(verdict, outdir) -> list:
-    """Draw ``verdict.fits`` into ``outdir/<claim-id>.png`` and ``.svg``;
-    returns the paths ([] when the verdict has no fits)."""
+    """Draw ``verdict.fits`` (see the module docstring for what each kind draws)
+    into ``outdir/<claim-id>.png`` and ``.svg``: one log-log panel per (xlabel,
+    ylabel), the legend under each panel. Returns the paths ([] when the verdict
+    has no fits)."""
     fits = list(getattr(verdict, "fits", None) or [])
     if not fits:
         return []
@@ -127,17 +329,24 @@ def plot_fits(verdict, outdir) -> list:
     groups: dict = {}
     for f in fits:
         groups.setdefault((getattr(f, "xlabel", "n"), getattr(f, "ylabel", "metric")), []).append(f)
-    fig, axes = plt.subplots(1, len(groups), figsize=(6.4 * len(groups), 4.8), squeeze=False)
-    colors = plt.rcParams["axes.prop_cycle"].by_key().get("color", ["C0"])
-    k = 0
+    from matplotlib.ticker import NullFormatter
+
+    PlainLog = _plain_log()
+    fig, axes = pyplot().subplots(1, len(groups), figsize=(6.4 * len(groups), 4.8), squeeze=False)
+    styles = method_styles(method_of(f) for f in fits)
+    order = {id(f): i for i, f in enumerate(fits)}
+    several_seeds = any(_as_xy(f)[1].shape[1] > 1 for f in fits)
     for ax, ((xlabel, ylabel), group) in zip(axes[0], groups.items()):
-        drawn = False
-        for f in group:
-            drawn |= bool(_draw_fit(ax, f, colors[k % len(colors)]))
-            k += 1
-        if drawn:
+        entries = []
+        for i, f in enumerate(group):
+            slot = sum(g.kind == f.kind for g in group[:i])
+            entries += DRAW[f.kind](ax, f, styles[method_of(f)], 2 + order[id(f)], slot)
+        if entries:
             ax.set_xscale("log")
             ax.set_yscale("log")
+            for axis in (ax.xaxis, ax.yaxis):
+                axis.set_major_formatter(PlainLog(axis.get_major_formatter()))
+                axis.set_minor_formatter(PlainLog(axis.get_minor_formatter()))
         else:
             ax.text(0.5, 0.5, "no finite positive values", ha="center", va="center",
                     transform=ax.transAxes)
@@ -145,12 +354,19 @@ def plot_fits(verdict, outdir) -> list:
         ax.set_ylabel(ylabel)
         ax.grid(True, which="both", alpha=0.25)
         lo, hi = ax.get_xlim()
-        if drawn and lo > 0 and hi / lo > 10:  # wide minor labels would overlap the decade labels
+        if entries and lo > 0 and hi / lo > 10:  # wide minor labels would overlap the decade labels
             ax.xaxis.set_minor_formatter(NullFormatter())
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), frameon=False)
+        legend = {}
+        for handle, label in entries:  # a label twice (two fits of one label) gets one entry
+            legend.setdefault(label, handle)
+        if legend:
+            ax.legend(list(legend.values()), list(legend), fontsize=7, loc="upper center",
+                      bbox_to_anchor=(0.5, -0.14), frameon=False)
     status = getattr(verdict, "status", "")
     fig.suptitle(f"{verdict.claim} — {status}", color=STATUS_COLORS.get(status, "black"))
+    if several_seeds:
+        fig.text(0.5, 0.93, "markers: mean over seeds, bars: min–max, dots: single seeds", ha="center",
+                 fontsize=8, color="0.35")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         return save_figure(fig, outdir, safe_name(verdict.claim))
@@ -164,7 +380,7 @@ def save_figure(fig, outdir, name) -> list:
     paths = [outdir / f"{name}.png", outdir / f"{name}.svg"]
     for path in paths:
         fig.savefig(path, dpi=120, bbox_inches="tight")
-    plt.close(fig)
+    pyplot().close(fig)
     return paths
 
 
@@ -177,7 +393,7 @@ def plot_claim(claim, verdict, results, outdir) -> tuple:
         paths += plot_fits(verdict, outdir)
     except Exception as e:  # noqa: BLE001
         errors.append(f"{verdict.claim}: plot failed: {type(e).__name__}: {e}")
-        plt.close("all")
+        pyplot().close("all")
     fig_fn = getattr(claim, "figure", None)
     if fig_fn is not None:
         try:
@@ -185,5 +401,5 @@ def plot_claim(claim, verdict, results, outdir) -> tuple:
             paths += [Path(p) for p in (fig_fn(results, verdict, Path(outdir)) or [])]
         except Exception as e:  # noqa: BLE001
             errors.append(f"{verdict.claim}: figure failed: {type(e).__name__}: {e}")
-            plt.close("all")
+            pyplot().close("all")
     return paths, errors

@@ -1,7 +1,9 @@
 """The report: one Markdown page and one HTML page (hand-written template, no
 dependency) with the verdict table, the measured-versus-predicted numbers and
-slopes, the plots, and where the numbers came from (machine, versions, commit,
-profile, time, total wall time of the cells)."""
+slopes and bounds, the plots, and where the numbers came from (machine,
+versions, commit, profile, time, total wall time of the cells). Every number
+is written by :func:`suites.plots.number` (three significant digits, intervals
+as [a, b], ±∞, "–" for NaN), as in the plots' legends."""
 
 from __future__ import annotations
 
@@ -12,40 +14,60 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Optional
 
-from .plots import fit_label, safe_name
+from .plots import band_text, fit_label, number, safe_name
 
 STATUS_MARK = {"holds": "✅ holds", "fails": "❌ fails", "inconclusive": "⚠️ inconclusive"}
 
 
-def _num(v) -> str:
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        try:
-            import numpy as np
-            if isinstance(v, np.generic):
-                v = v.item()
-            else:
-                return str(v)
-        except ImportError:  # pragma: no cover
-            return str(v)
-        if not isinstance(v, (int, float)):
-            return str(v)
-    if isinstance(v, int):
-        return str(v)
-    if not math.isfinite(v):
-        return str(v)
-    return f"{v:.4g}"
+#: suffixes of predicted keys that belong to the measured key before them, and how each reads
+PREDICTED_SUFFIXES = {
+    "_predicted": lambda v: f"predicted {number(v)}",
+    "_band": lambda v: f"band {band_text(v) if isinstance(v, (list, tuple)) and len(v) == 2 else number(v)}",
+    "_at_most": lambda v: f"<= {number(v)}",
+    "_at_least": lambda v: f">= {number(v)}",
+}
 
 
 def _pairs(measured: dict, predicted: dict) -> list:
-    """``name: measured vs predicted`` strings over the union of keys."""
-    out = []
-    for k in list(measured) + [k for k in predicted if k not in measured]:
-        m = _num(measured[k]) if k in measured else "–"
+    """One short line per measured quantity, every number through :func:`number`:
+    ``slope: -0.237 [-0.239, -0.235] vs predicted -0.226, band [-0.276, -0.176]``.
+    A measured ``k`` gathers ``k_ci_low`` / ``k_ci_high`` as its interval and the
+    predicted ``k``, ``k_predicted``, ``k_band``, ``k_at_most`` and ``k_at_least``;
+    predicted numbers with no measured partner follow as ``predicted: k ...``."""
+    measured, predicted = dict(measured), dict(predicted)
+    low_high = {f"{k}_ci_low" for k in measured} | {f"{k}_ci_high" for k in measured}
+    used, out = set(), []
+    for k, v in measured.items():
+        if k in low_high:
+            continue
+        text = number(v)
+        if f"{k}_ci_low" in measured and f"{k}_ci_high" in measured:
+            text += f" [{number(measured[f'{k}_ci_low'])}, {number(measured[f'{k}_ci_high'])}]"
+        refs = []
         if k in predicted:
-            out.append(f"{k}: {m} vs {_num(predicted[k])}")
+            refs.append(number(predicted[k]))
+            used.add(k)
+        for suffix, text_of in PREDICTED_SUFFIXES.items():
+            if k + suffix in predicted:
+                refs.append(text_of(predicted[k + suffix]))
+                used.add(k + suffix)
+        out.append(f"{k}: {text}" + (f" vs {', '.join(refs)}" if refs else ""))
+    for k, v in predicted.items():
+        if k in used:
+            continue
+        for suffix, text_of in PREDICTED_SUFFIXES.items():
+            if k.endswith(suffix):
+                out.append(f"predicted: {k[:-len(suffix)]} {text_of(v)}")
+                break
         else:
-            out.append(f"{k}: {m}")
+            out.append(f"predicted: {k} {number(v)}")
     return out
+
+
+def _fits_text(fits) -> list:
+    """The report's line for each fitted slope and each bound (curves drawn
+    without a fit are left to the plot)."""
+    return [fit_label(f) for f in fits if f.kind != "measured"]
 
 
 def _plots_by_claim(verdicts, plot_paths) -> dict:
@@ -133,14 +155,14 @@ def write_report(verdicts, plot_paths, outdir, profile: str, machine_info: dict,
     md = ["# kpca-suite report", "",
           f"Profile **{profile}**, {created}, commit `{', '.join(commits)}`. "
           f"Verdicts: {_counts(verdicts)}.", "",
-          "| claim | status | summary | measured vs predicted | slopes [95% CI] vs band |",
+          "| claim | status | summary | measured vs predicted | slopes [95% CI] and bounds |",
           "|---|---|---|---|---|"]
 
     def cell_md(text):
         return str(text).replace("|", "\\|").replace("\n", " ")
 
     for v in verdicts:
-        fits = "<br>".join(cell_md(fit_label(f)) for f in v.fits) or "–"
+        fits = "<br>".join(cell_md(t) for t in _fits_text(v.fits)) or "–"
         mp = "<br>".join(cell_md(s) for s in _pairs(v.measured, v.predicted)) or "–"
         md.append(f"| `{v.claim}` | {STATUS_MARK.get(v.status, v.status)} | {cell_md(v.summary)} | {mp} | {fits} |")
     md += ["", "Statuses: **holds** — the measurement agrees with the prediction within the "
@@ -173,7 +195,7 @@ def write_report(verdicts, plot_paths, outdir, profile: str, machine_info: dict,
     e = html.escape
     rows = []
     for v in verdicts:
-        fits = "<br>".join(e(fit_label(f)) for f in v.fits) or "–"
+        fits = "<br>".join(e(t) for t in _fits_text(v.fits)) or "–"
         mp = "<br>".join(e(s) for s in _pairs(v.measured, v.predicted)) or "–"
         rows.append(f'<tr><td><a href="#{e(safe_name(v.claim))}"><code>{e(v.claim)}</code></a></td>'
                     f'<td class="{e(v.status)}">{e(v.status)}</td><td>{e(v.summary)}</td>'
@@ -211,7 +233,7 @@ img {{ max-width: 100%; border: 1px solid #eee; }}
 <p>Profile <b>{e(profile)}</b>, {e(created)}, commit <code>{e(', '.join(commits))}</code>.
 Verdicts: {e(_counts(verdicts))}.</p>
 <table><tr><th>claim</th><th>status</th><th>summary</th><th>measured vs predicted</th>
-<th>slopes [95% CI] vs band</th></tr>
+<th>slopes [95% CI] and bounds</th></tr>
 {chr(10).join(rows)}
 </table>
 <p><b>holds</b>: the measurement agrees with the prediction within the tolerance;

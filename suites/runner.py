@@ -20,10 +20,13 @@ import math
 import numbers
 import os
 import sys
+import threading
 import time
 import tracemalloc
 import traceback
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from collections import deque
+from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, as_completed, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -63,6 +66,20 @@ def limit_threads(n_threads: int) -> None:
     from threadpoolctl import threadpool_limits
     threadpool_limits(n_threads, user_api="openmp")
     numba.set_num_threads(min(n_threads, numba.config.NUMBA_NUM_THREADS))
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Poll once a second; exit when the process that started this worker is gone
+    (SIGKILLed runs would otherwise leave their workers blocked forever)."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(1)
+
+
+def worker_init(n_threads: int) -> None:
+    """Initializer of the pool workers: :func:`limit_threads`, and exit with the parent."""
+    limit_threads(n_threads)
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
 
 
 class MetricsError(ValueError):
@@ -227,6 +244,81 @@ def sweep_cells(claims, profile: str, options: Optional[dict] = None, keep: Opti
     return out
 
 
+def _outcome(fut):
+    """A finished future's outcome; an exception of the executor itself (pickling, a
+    lost worker) is the cell's error."""
+    try:
+        return fut.result()
+    except BrokenProcessPool:
+        raise
+    except Exception as e:  # noqa: BLE001 - worker died, pickling failed, ...
+        return ("error", f"{type(e).__name__}: {e}", "".join(traceback.format_exception(e)))
+
+
+def _run_on(executor, todo, record) -> None:
+    """Every cell on a caller's executor (Dask: it retries lost workers itself)."""
+    futures = {executor.submit(_execute_safe, cell, claim.run_cell): (claim, cell) for claim, cell in todo}
+    try:
+        for fut in as_completed(futures):
+            claim, cell = futures[fut]
+            try:
+                outcome = _outcome(fut)
+            except BrokenProcessPool as e:
+                outcome = ("error", f"BrokenProcessPool: {e}", "".join(traceback.format_exception(e)))
+            record(claim, cell, outcome)
+    except BaseException:
+        for fut in futures:
+            fut.cancel()
+        raise
+
+
+DIED = ("the worker process died while running this cell (killed by the system: out of memory?); "
+        "the other cells went on")
+
+
+def _run_on_own_pools(todo, record, workers: int) -> None:
+    """Every cell on process pools of ``workers``, at most 2 x workers cells in flight.
+
+    A worker that dies (killed: out of memory, a segfault in native code) breaks its
+    pool and every cell in flight with it. The pool is replaced; the cells that were
+    in flight become suspects and run alone, one at a time, so the one that kills its
+    worker again is recorded as failed and no other cell is lost.
+    """
+    queue, suspects = deque(todo), deque()
+    while queue or suspects:
+        alone = bool(suspects)
+        source = suspects if alone else queue
+        window = 1 if alone else 2 * workers
+        pool = ProcessPoolExecutor(max_workers=1 if alone else workers, initializer=worker_init,
+                                   initargs=(max(1, (os.cpu_count() or 1) // (1 if alone else workers)),))
+        inflight, broken = {}, []
+        try:
+            while (source or inflight) and not broken:
+                while source and len(inflight) < window:
+                    claim, cell = source.popleft()
+                    inflight[pool.submit(_execute_safe, cell, claim.run_cell)] = (claim, cell)
+                done, _ = wait(inflight, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    claim, cell = inflight.pop(fut)
+                    try:
+                        record(claim, cell, _outcome(fut))
+                    except BrokenProcessPool:
+                        broken.append((claim, cell))
+            for fut, pair in inflight.items():  # the rest of a broken pool's window
+                broken.append(pair)
+        except BaseException:
+            for fut in inflight:
+                fut.cancel()
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+        if alone and broken:  # it broke a pool of its own: the culprit
+            claim, cell = broken[0]
+            record(claim, cell, ("error", DIED, DIED + "\n"))
+        else:
+            suspects.extend(broken)
+
+
 def run_sweep(claims, profile: str, store, options: Optional[dict] = None,
               executor: Optional[Executor] = None, jobs: Optional[int] = None,
               progress: bool = True, keep: Optional[Callable] = None) -> Sweep:
@@ -283,35 +375,15 @@ def run_sweep(claims, profile: str, store, options: Optional[dict] = None,
             out.errors.append(CellError(claim.id, cell, outcome[1], outcome[2]))
             bar.update(failed=True)
 
-    own = None
     try:
         if todo and executor is None and jobs == 1:
             for claim, cell in todo:
                 record(claim, cell, _execute_safe(cell, claim.run_cell))
+        elif todo and executor is not None:
+            _run_on(executor, todo, record)
         elif todo:
-            if executor is None:
-                workers = min(jobs or os.cpu_count() or 1, len(todo))
-                executor = own = ProcessPoolExecutor(
-                    max_workers=workers, initializer=limit_threads,
-                    initargs=(max(1, (os.cpu_count() or 1) // workers),))
-            futures = {executor.submit(_execute_safe, cell, claim.run_cell): (claim, cell)
-                       for claim, cell in todo}
-            try:
-                for fut in as_completed(futures):
-                    claim, cell = futures[fut]
-                    try:
-                        outcome = fut.result()
-                    except Exception as e:  # worker died, pickling failed, ...
-                        outcome = ("error", f"{type(e).__name__}: {e}",
-                                   "".join(traceback.format_exception(e)))
-                    record(claim, cell, outcome)
-            except BaseException:
-                for fut in futures:
-                    fut.cancel()
-                raise
+            _run_on_own_pools(todo, record, min(jobs or os.cpu_count() or 1, len(todo)))
     finally:
-        if own is not None:
-            own.shutdown(wait=True, cancel_futures=True)
         bar.close()
     wanted = {c.id: {cell.key() for cell in cells[c.id]} for c in claims}
     for claim in claims:

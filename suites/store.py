@@ -10,7 +10,10 @@ A file that is not SQLite (random bytes, truncated), an SQLite database that is
 not a kpca-suite store (someone's other database) and a store written by a
 newer kpca-suite (higher schema version) each raise :class:`StoreError`, and
 the file is left byte-for-byte untouched: no tables are created, no journal
-mode is switched.
+mode is switched. So does a file whose pages are sound (SQLite's
+``quick_check`` passes) but whose rows do not read back (text that is not
+UTF-8, JSON that does not parse, a key its columns do not rebuild): every row
+is decoded once when the store is opened, and the first bad row is named.
 
 Schema (version 1)::
 
@@ -31,6 +34,7 @@ import json
 import math
 import os
 import sqlite3
+import weakref
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable, Optional
@@ -84,10 +88,73 @@ def _params_json(params: tuple) -> str:
     return json.dumps([list(kv) for kv in params], separators=(",", ":"))
 
 
-def _cell_from_row(claim, method, n, seed, params_json) -> Cell:
-    pairs = json.loads(params_json)
+def _cell_from_row(claim, method, n, seed, pairs) -> Cell:
+    """The cell of a row; ``pairs`` is its params column, JSON-decoded."""
     params = tuple((str(k), _tuplify(v)) for k, v in pairs)
     return Cell(claim, method, int(n), int(seed), params)
+
+
+#: The columns of ``results`` in table order, and those that hold text.
+_COLUMNS = ("key", "claim", "method", "n", "m", "seed", "params", "metrics", "wall_time", "peak_mem",
+            "versions", "git_commit", "created")
+_TEXT = frozenset({"key", "claim", "method", "params", "metrics", "versions", "git_commit", "created"})
+
+
+class _BadRow(ValueError):
+    """A stored row that cannot be read back: the message says which column and why."""
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_real(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _decode_row(rec: dict, raw_text: bool = False) -> dict:
+    """One ``results`` row (column -> value for some of :data:`_COLUMNS`) decoded
+    and checked: every text column valid UTF-8 text, n / seed / m integers,
+    metrics a JSON object of numbers, versions a JSON object, params rebuilding a
+    cell whose key is the row's (returned as ``cell``); the JSON columns come back
+    decoded. ``raw_text``: text was fetched as the bytes SQLite holds (blobs were
+    ruled out before); else ``bytes`` is a blob. Raises :class:`_BadRow` naming
+    the column."""
+    out = {}
+    for col, v in rec.items():
+        if isinstance(v, bytes):
+            if not raw_text:
+                raise _BadRow(f"column {col} holds a blob")
+            try:
+                v = v.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise _BadRow(f"column {col} is not valid UTF-8 text ({e.reason} at byte {e.start})") from None
+        if col in _TEXT:
+            if not isinstance(v, str):
+                raise _BadRow(f"column {col} holds {type(v).__name__} {v!r}, not text")
+            if col in ("params", "metrics", "versions"):
+                try:
+                    v = json.loads(v)
+                except ValueError as e:
+                    raise _BadRow(f"column {col} is not valid JSON ({e})") from None
+        elif col in ("n", "seed") or v is not None:
+            if not (_is_real(v) if col == "wall_time" else _is_int(v)):
+                raise _BadRow(f"column {col} holds {v!r}, not {'a number' if col == 'wall_time' else 'an integer'}")
+        out[col] = v
+    metrics = out.get("metrics", {})
+    if not isinstance(metrics, dict) or not all(_is_real(v) for v in metrics.values()):
+        raise _BadRow("column metrics is not a JSON object of numbers")
+    if not isinstance(out.get("versions", {}), dict):
+        raise _BadRow("column versions is not a JSON object")
+    if "params" in out:
+        try:
+            cell = _cell_from_row(out["claim"], out["method"], out["n"], out["seed"], out["params"])
+        except (TypeError, ValueError) as e:
+            raise _BadRow(f"column params is not a list of [name, value] pairs ({e})") from None
+        if cell.key() != out["key"]:
+            raise _BadRow(f"its columns rebuild the cell {cell.key()}, not its key")
+        out["cell"] = cell
+    return out
 
 
 def _m_of(params: tuple):
@@ -105,13 +172,39 @@ class StoreBusy(StoreError):
     """Another process holds the results directory."""
 
 
+#: The locks this process holds; a forked child closes its copies of them.
+_HELD: "weakref.WeakSet" = weakref.WeakSet()
+
+
+def _drop_inherited_locks() -> None:
+    """In a forked child (a process-pool worker): close the inherited descriptors
+    of the parent's locks. An ``flock`` belongs to the open file, so a worker
+    that kept one would keep the directory locked after its parent was killed
+    (``kill -9`` of ``kpca-suite run`` leaves its pool workers running); closing
+    the copy leaves the parent's lock held."""
+    for lock in list(_HELD):
+        fd, lock._fd = lock._fd, None
+        if fd is not None:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+    _HELD.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_drop_inherited_locks)
+
+
 class DirectoryLock:
     """One writer per results directory: an advisory lock (``flock``) on
     ``DIR/results.sqlite.lock`` held from :meth:`acquire` until :meth:`release`
     (or the process ends, whatever kills it). A second holder gets
     :class:`StoreBusy` at once, naming the process that holds the directory;
     a directory that cannot be written gets :class:`StoreError`. Taken before
-    the store is opened, so two runs never race to create it."""
+    the store is opened, so two runs never race to create it. Processes forked
+    while it is held (pool workers) do not hold it: killing the holder frees the
+    directory even if its workers live on."""
 
     NAME = "results.sqlite.lock"
 
@@ -137,9 +230,11 @@ class DirectoryLock:
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"kpca-suite (pid {os.getpid()})\n".encode(), 0)
         self._fd = fd
+        _HELD.add(self)
         return self
 
     def release(self) -> None:
+        _HELD.discard(self)
         if self._fd is not None:
             os.close(self._fd)  # closing the descriptor drops the flock
             self._fd = None
@@ -249,8 +344,34 @@ class ResultStore:
                 check = str(e)
             if check != "ok":
                 self._fail(f"is corrupt (SQLite quick_check: {check})")
+            self._check_rows(ro)
         finally:
             ro.close()
+
+    def _check_rows(self, ro) -> None:
+        """Every row of ``results`` reads back (``quick_check`` checks the pages,
+        not what they hold: text that is not UTF-8, JSON that does not parse);
+        the first bad row is named, with the number of bad rows."""
+        ro.text_factory = bytes  # decoded by _decode_row, which names the row and the column
+        blob = " ".join(f"WHEN typeof({c}) = 'blob' THEN '{c}'" for c in _COLUMNS)
+        bad, first = 0, None
+        try:
+            cur = ro.execute(f"SELECT rowid, {', '.join(_COLUMNS)}, CASE {blob} END FROM results")
+            for row in cur:
+                try:
+                    if row[-1] is not None:
+                        raise _BadRow(f"column {row[-1].decode()} holds a blob")
+                    _decode_row(dict(zip(_COLUMNS, row[1:-1])), raw_text=True)
+                except _BadRow as e:
+                    bad += 1
+                    if first is None:
+                        key = row[1].decode("utf-8", "backslashreplace") if isinstance(row[1], bytes) else repr(row[1])
+                        first = f"row {row[0]} (key {key}): {e}"
+        except sqlite3.DatabaseError as e:
+            self._fail(f"is corrupt: its results table cannot be read ({e})")
+        if bad:
+            more = f"; {bad - 1} more bad row(s)" if bad > 1 else ""
+            self._fail(f"is corrupt: {first}{more}")
 
     def _create(self, timeout) -> sqlite3.Connection:
         try:
@@ -325,32 +446,53 @@ class ResultStore:
     def results(self, claim: str) -> list:
         """The finished cells of ``claim`` as :class:`Result` objects, ordered
         by (method, n, seed, key) whatever the order they finished in."""
-        rows = self._query(
-            "SELECT key, claim, method, n, seed, params, metrics, wall_time, peak_mem "
-            "FROM results WHERE claim = ? ORDER BY method, n, seed, key", (claim,))
+        cols = ("key", "claim", "method", "n", "seed", "params", "metrics", "wall_time", "peak_mem")
+        rows = self._query(f"SELECT {', '.join(cols)} FROM results WHERE claim = ? "
+                           "ORDER BY method, n, seed, key", (claim,))
         out = []
-        for key, cl, method, n, seed, params, metrics, wall, peak in rows:
-            cell = _cell_from_row(cl, method, n, seed, params)
-            if cell.key() != key:
-                raise StoreError(f"results store {self.path}: row {key} does not round-trip "
-                                 f"(rebuilt as {cell.key()})")
-            out.append(Result(cell, {k: float(v) for k, v in json.loads(metrics).items()},
-                              float("nan") if wall is None else float(wall), int(peak or 0)))
+        for row in rows:
+            key, cl, method, n, seed, params, metrics, wall, peak = row
+            try:  # the rows were checked when the store was opened: the short way first
+                cell = _cell_from_row(cl, method, n, seed, json.loads(params))
+                if cell.key() != key:
+                    raise ValueError(key)
+                out.append(Result(cell, {k: float(v) for k, v in json.loads(metrics).items()},
+                                  float("nan") if wall is None else float(wall), int(peak or 0)))
+            except (TypeError, ValueError, AttributeError):
+                self._bad_row(dict(zip(cols, row)))
+        return out
+
+    def _bad_row(self, rec: dict):
+        """Raise the :class:`StoreError` naming what is wrong with the row ``rec``."""
+        try:
+            _decode_row(rec)
+            why = "it does not read back"
+        except _BadRow as e:
+            why = str(e)
+        raise StoreError(f"results store {self.path} is corrupt: row {rec.get('key')!r}: {why}")
+
+    def _rows(self, cols, where: str, args=()) -> list:
+        """Columns ``cols`` of the rows of ``results`` selected by ``where``, decoded
+        by :func:`_decode_row` (with ``cell``); a row that does not read back is a
+        :class:`StoreError`."""
+        rows = self._query(f"SELECT {', '.join(cols)} FROM results {where}", args)
+        out = []
+        for row in rows:
+            rec = dict(zip(cols, row))
+            try:
+                out.append(_decode_row(rec))
+            except _BadRow:
+                self._bad_row(rec)
         return out
 
     def records(self, claim: Optional[str] = None) -> list:
         """The raw rows (dicts, JSON columns decoded), for provenance: versions
         and commit per cell."""
-        sql = "SELECT * FROM results" + (" WHERE claim = ?" if claim else "") + " ORDER BY claim, key"
-        cur = self.conn.execute(sql, (claim,) if claim else ())
-        names = [d[0] for d in cur.description]
-        out = []
-        for row in cur.fetchall():
-            rec = dict(zip(names, row))
-            for k in ("params", "metrics", "versions"):
-                rec[k] = json.loads(rec[k])
-            out.append(rec)
-        return out
+        rows = self._rows(_COLUMNS, ("WHERE claim = ? " if claim else "") + "ORDER BY claim, key",
+                          (claim,) if claim else ())
+        for rec in rows:
+            del rec["cell"]
+        return rows
 
     def commits(self, claims) -> list:
         """The git commits that produced the stored cells of ``claims``, sorted
@@ -359,7 +501,7 @@ class ResultStore:
         if not claims:
             return []
         marks = ",".join("?" * len(claims))
-        rows = self.conn.execute(f"SELECT DISTINCT git_commit FROM results WHERE claim IN ({marks})", claims)
+        rows = self._query(f"SELECT DISTINCT git_commit FROM results WHERE claim IN ({marks})", claims)
         return sorted(r[0] for r in rows)
 
     def claims(self) -> list:

@@ -113,6 +113,15 @@ def test_failing_cells_in_a_pool(toy_registry, store):
     assert len(out.errors) == toy.SEEDS["quick"] and "planted failure" in out.errors[0].traceback
 
 
+def test_a_worker_killed_by_the_system_loses_its_cell_only(store):
+    # SIGKILL (as the out-of-memory killer sends) breaks the process pool; the pool is
+    # replaced, the cells that were in flight rerun alone, the killer is recorded.
+    out = run_sweep([toy.TOY_KILL, toy.TOY_RATE], "quick", store, jobs=2, progress=False)
+    assert [(e.claim, e.cell.n, e.cell.seed) for e in out.errors] == [("toy.kill", 256, 1)]
+    assert "worker process died" in out.errors[0].error
+    assert len(out["toy.kill"]) == N_QUICK - 1 and len(out["toy.rate"]) == N_QUICK
+
+
 def test_bad_arguments(store):
     with pytest.raises(ValueError, match="profile"):
         run_sweep([toy.TOY_RATE], "huge", store)
@@ -156,9 +165,9 @@ def test_plots_and_report_survive_nan(tmp_path):
 
 def test_one_sided_bands_are_labelled_as_such():
     from kpca_suite.suites.plots import band_text
-    assert band_text((-0.6, -0.35)) == "[-0.600, -0.350]"
-    assert band_text((float("nan"), -0.35)) == "<= -0.350"
-    assert band_text((-0.6, float("inf"))) == ">= -0.600"
+    assert band_text((-0.6, -0.35)) == "[-0.6, -0.35]"
+    assert band_text((float("nan"), -0.35)) == "<= -0.35"
+    assert band_text((-0.6, float("inf"))) == ">= -0.6"
 
 
 def test_limit_threads_caps_numba():

@@ -8,9 +8,14 @@ like a paper module (``PAPER``, ``CLAIMS``).
 ``toy.boom``   raises for n = 128 (every seed), else like toy.rate.
 ``toy.bad``    returns a string metric -> a MetricsError for every cell.
 ``toy.vague``  the same data, band [-0.5, -0.3] that the CI straddles -> inconclusive.
+``toy.kill``   kills its own worker process (SIGKILL, as the out-of-memory killer
+               does) for n = 256, seed 1, else like toy.rate. Run it in a process pool only.
 """
 
 from __future__ import annotations
+
+import os
+import signal
 
 import numpy as np
 
@@ -42,6 +47,12 @@ def boom(cell):
     return rate(cell)
 
 
+def kill(cell):
+    if cell.n == 256 and cell.seed == 1:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return rate(cell)
+
+
 def experiment(cell, estimators):
     return {"err": estimators[cell.method](cell), "aux": float(cell.n)}
 
@@ -64,6 +75,7 @@ TOY_FAIL = _claim("toy.fail", (-1.1, -0.9))
 TOY_BOOM = _claim("toy.boom", (-0.6, -0.4), toy=boom)
 TOY_BAD = _claim("toy.bad", (-0.6, -0.4), run=bad_experiment)
 TOY_VAGUE = _claim("toy.vague", (-0.5, -0.3))
+TOY_KILL = _claim("toy.kill", (-0.6, -0.4), toy=kill)
 
 ALL = (TOY_RATE, TOY_FAIL, TOY_BOOM, TOY_BAD, TOY_VAGUE)
 CLAIMS = ALL

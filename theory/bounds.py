@@ -22,11 +22,17 @@ from .effective_dimension import check_levels
 
 
 def _bound_args(n_c, lambda_ell, t):
+    """n_c finite, >= 0 and of the shape of t (one N_C(t) per level); lambda_ell >= 0; t > 0."""
     n_c = np.asarray(n_c, dtype=np.float64)
-    if not np.isfinite(n_c).all() or (n_c < 0).any():
-        raise ValueError("n_c must be finite and >= 0")
+    if not np.isfinite(n_c).all():
+        raise ValueError("n_c contains NaN or inf")
+    if (n_c < 0).any():
+        raise ValueError(f"n_c must be >= 0, got a minimum of {float(n_c.min())!r}")
     lambda_ell = check_positive(lambda_ell, "lambda_ell", allow_zero=True)
-    return n_c, lambda_ell, check_levels(t)
+    t = check_levels(t)
+    if n_c.shape != t.shape:
+        raise ValueError(f"n_c must have the shape of t (one N_C(t) per level), got {n_c.shape} and {t.shape}")
+    return n_c, lambda_ell, t
 
 
 def nystrom_bound_eq15(n_c, lambda_ell, t):

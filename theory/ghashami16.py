@@ -25,9 +25,11 @@ paper's Algorithm 1) and sigma_i the singular values of A:
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
-from kpca_suite.kernels import check_positive, check_random_state
+from kpca_suite.kernels import check_array, check_positive, check_random_state
 
 RANDOM_NOISY_S = 50
 RANDOM_NOISY_ZETA = 10.0
@@ -83,29 +85,62 @@ def rn_gamma(d: int, s: int = RANDOM_NOISY_S, zeta: float = RANDOM_NOISY_ZETA) -
     return 1.0 / (4.0 * (np.sum(D**2) + d / zeta**2))
 
 
+#: Squared singular values below -ROUNDOFF * max are an error, the others below 0 are
+#: clipped to 0 (eigenvalues of A^T A from eigvalsh carry round-off of eps ||A||_2^2).
+ROUNDOFF = 1e-12
+
+
 def fd_bound(sq_singular_values, j: int, k: int) -> float:
-    """||A - A_k||_F^2 / (j - k) = sum_{i > k} sigma_i^2 / (j - k), for 0 <= k < j."""
-    s2 = np.sort(np.asarray(sq_singular_values, dtype=np.float64))[::-1]
-    if not 0 <= k < j:
+    """||A - A_k||_F^2 / (j - k) = sum_{i > k} sigma_i^2 / (j - k), for 0 <= k < j.
+
+    ``sq_singular_values`` (sigma_i^2, any order) must be finite and >= 0 up to
+    round-off: a value below -1e-12 * max_i sigma_i^2 raises ValueError, values in
+    [-1e-12 max, 0) are clipped to 0.
+    """
+    s2 = check_array(sq_singular_values, "sq_singular_values", ndim=1)
+    j = check_positive(j, "j", integer=True)
+    k = check_positive(k, "k", integer=True, allow_zero=True)
+    if not k < j:
         raise ValueError(f"need 0 <= k < j, got k = {k}, j = {j}")
+    if s2.min() < -ROUNDOFF * max(s2.max(), 0.0):
+        raise ValueError(f"sq_singular_values must be >= 0 (squared singular values), got a minimum of "
+                         f"{float(s2.min())!r} beyond round-off (-{ROUNDOFF} * max)")
+    s2 = np.sort(np.maximum(s2, 0.0))[::-1]
     return float(s2[k:].sum() / (j - k))
 
 
 def lemma22_bound(z_frobenius_sq: float, j: int) -> float:
     """||Z||_F^2 / j (the last link of Lemma 2.2's chain, corrected for j)."""
-    return float(z_frobenius_sq) / j
+    z_frobenius_sq = check_positive(z_frobenius_sq, "z_frobenius_sq", allow_zero=True)
+    return z_frobenius_sq / check_positive(j, "j", integer=True)
 
 
 def theorem21_bound(n: int, m: int, ell: int, delta: float = 0.1, C: float = 1.0) -> float:
-    """C sqrt(log(n / delta) / m) + 4 / ell (Theorem 2.1, normalised by n)."""
+    """C sqrt(log(n / delta) / m) + 4 / ell (Theorem 2.1, normalised by n), for
+    0 < delta < n (so the logarithm is positive)."""
+    n = check_positive(n, "n", integer=True)
+    m = check_positive(m, "m", integer=True)
+    ell = check_positive(ell, "ell", integer=True)
+    delta = check_positive(delta, "delta")
+    C = check_positive(C, "C")
+    if not delta < n:
+        raise ValueError(f"delta = {delta} must be smaller than n = {n} (log(n / delta) > 0)")
     return float(C * np.sqrt(np.log(n / delta) / m) + 4.0 / ell)
 
 
 def lemma24_bound(tail_frobenius: float, k: int, spectral: float) -> float:
     """||G - G_k||_F + sqrt(k) ||G - G'||_2 (Lemma 2.4 as proved)."""
+    tail_frobenius = check_positive(tail_frobenius, "tail_frobenius", allow_zero=True)
+    k = check_positive(k, "k", integer=True)
+    spectral = check_positive(spectral, "spectral", allow_zero=True)
     return float(tail_frobenius + np.sqrt(k) * spectral)
 
 
 def rff_variance(k_delta: float, k_2delta: float, m: int) -> float:
-    """Var[z(x)^T z(y)] = (1 + K(2 Delta)/2 - K(Delta)^2) / m for the cos map."""
+    """Var[z(x)^T z(y)] = (1 + K(2 Delta)/2 - K(Delta)^2) / m for the cos map, with the
+    kernel values K(Delta), K(2 Delta) of a shift-invariant kernel with K(0) = 1, in [-1, 1]."""
+    for value, name in ((k_delta, "k_delta"), (k_2delta, "k_2delta")):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not -1.0 <= value <= 1.0:
+            raise ValueError(f"{name} must be a kernel value in [-1, 1], got {value!r}")
+    m = check_positive(m, "m", integer=True)
     return float((1.0 + k_2delta / 2.0 - k_delta**2) / m)

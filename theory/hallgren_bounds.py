@@ -38,17 +38,19 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.stats import norm
 
 from kpca_suite.kernels import Kernel, check_array, check_positive
 
 #: c* = sqrt(2 ln 2) + 2 sqrt(2 pi) Phi(-sqrt(2 ln 2)) (Theorem 3).
-C_STAR = math.sqrt(2 * math.log(2)) + 2 * math.sqrt(2 * math.pi) * norm.cdf(-math.sqrt(2 * math.log(2)))
+# Phi(-a) = erfc(a / sqrt 2) / 2, the standard normal cdf
+C_STAR = math.sqrt(2 * math.log(2)) + 2 * math.sqrt(2 * math.pi) * 0.5 * math.erfc(math.sqrt(math.log(2)))
 VARIANTS = ("paper", "conservative")
 #: Eigenvalues of K_mm / m below this are set to 0 (the paper's code).
 EIG_FLOOR = 1e-12
 #: Gaps at or below this count as ties: D_j = 1 (the paper's code).
 GAP_FLOOR = 1e-14
+#: K_mm must be symmetric to this relative tolerance: max |K - K^T| <= SYMMETRY_RTOL * max |K|.
+SYMMETRY_RTOL = 1e-10
 
 
 def _check_alpha(alpha):
@@ -61,6 +63,8 @@ def kernel_bound(kernel: Kernel) -> float:
     """B = sup_x k(x, x) over the whole input space: 1 for the Gaussian, Laplacian,
     Cauchy and normalised polynomial kernels (Eq. (5)). Unbounded kernels raise: the
     maximum over a sample is not a bound on the input space."""
+    if not isinstance(kernel, Kernel):
+        raise TypeError(f"kernel must be a kernels.Kernel, got {type(kernel).__name__}")
     if kernel.name in ("gaussian", "laplacian", "cauchy") or (kernel.name == "polynomial" and kernel.normalize):
         return 1.0
     raise ValueError(f"B = sup k(x, x) of the {kernel.name} kernel is unbounded, so Theorem 3 does not apply; "
@@ -92,11 +96,23 @@ def theorem3_D(n: int, m: int, B: float = 1.0, alpha: float = 0.9, variant: str 
     return (n - m) / n * math.sqrt(2) * B * math.sqrt(2 * delta) * (1 / math.sqrt(n - m) + 1 / math.sqrt(m))
 
 
-def subset_eigenvalues(Kmm) -> np.ndarray:
-    """lambda^m_j: eigenvalues of the uncentred K_mm / m, descending, < 1e-12 set to 0."""
+def check_kernel_matrix(Kmm) -> np.ndarray:
+    """Kmm as a finite, square float64 array, symmetric up to round-off:
+    max |K - K^T| <= 1e-10 max |K|; else a ValueError naming Kmm."""
     Kmm = check_array(Kmm, "Kmm")
     if Kmm.shape[0] != Kmm.shape[1]:
         raise ValueError(f"Kmm must be square, got shape {Kmm.shape}")
+    asym = float(np.abs(Kmm - Kmm.T).max())
+    if asym > SYMMETRY_RTOL * float(np.abs(Kmm).max()):
+        raise ValueError(f"Kmm must be a symmetric kernel matrix: max |Kmm - Kmm^T| = {asym:.3g} exceeds "
+                         f"{SYMMETRY_RTOL} * max |Kmm|")
+    return Kmm
+
+
+def subset_eigenvalues(Kmm) -> np.ndarray:
+    """lambda^m_j: eigenvalues of the uncentred K_mm / m, descending, < 1e-12 set to 0.
+    Kmm as :func:`check_kernel_matrix` accepts it."""
+    Kmm = check_kernel_matrix(Kmm)
     lam = np.linalg.eigvalsh((Kmm + Kmm.T) / 2 / Kmm.shape[0])[::-1]
     lam[lam < EIG_FLOOR] = 0.0
     return lam
@@ -107,7 +123,8 @@ def theorem3_bound(Kmm, n: int, d: int, B: float = 1.0, alpha: float = 0.9, vari
 
     Parameters
     ----------
-    Kmm : (m, m) the uncentred kernel matrix of the subset.
+    Kmm : (m, m) the uncentred kernel matrix of the subset: finite and symmetric
+        (:func:`check_kernel_matrix`).
     n : the size of the full data set, n >= m.
     d : the largest dimension, 1 <= d <= m - 1 (the theorem needs lambda_{d+1}).
     B : sup_x k(x, x); see :func:`kernel_bound`.
@@ -164,7 +181,12 @@ def corollary61_bounds(n: int, B: float = 1.0, alpha: float = 0.9) -> dict:
 def hs_distance_sq(sum_K2: float, sum_Knm2: float, sum_Kmm2: float, n: int, m: int) -> float:
     """||C_n - C_m||_HS^2 = sum K^2 / n^2 - 2 sum K_nm^2 / (n m) + sum K_mm^2 / m^2 from the
     three sums of squared kernel values (<z_i (x) z_i, z_j (x) z_j>_HS = k(x_i, x_j)^2),
-    clipped at 0 against round-off."""
+    clipped at 0 against round-off. The sums are finite and >= 0, n and m positive integers."""
+    sum_K2 = check_positive(sum_K2, "sum_K2", allow_zero=True)
+    sum_Knm2 = check_positive(sum_Knm2, "sum_Knm2", allow_zero=True)
+    sum_Kmm2 = check_positive(sum_Kmm2, "sum_Kmm2", allow_zero=True)
+    n = check_positive(n, "n", integer=True)
+    m = check_positive(m, "m", integer=True)
     return max(sum_K2 / n**2 - 2 * sum_Knm2 / (n * m) + sum_Kmm2 / m**2, 0.0)
 
 

@@ -300,7 +300,8 @@ def judge_decay(results, profile) -> Outcome:
             summaries.append(f"{tag}: slope {fit.slope:+.3f} in [{band[0]:+.3f}, {band[1]:+.3f}], "
                              f"max level error {100 * level:.2f}% (<= 1%)")
             fits.append(Fit(f"df1, {tag}", lam, df1, fit.slope, (fit.slope, fit.slope), fit.intercept,
-                            predicted=-1 / (2 * kr), band=band, reference=pred, xlabel="λ", ylabel="df1 (grid, FFT)"))
+                            predicted=-1 / (2 * kr), band=band, reference=pred, xlabel="λ", ylabel="df1 (grid, FFT)",
+                            reference_label="asymptotic df1 (App. C)"))
             measured.update({f"{tag} slope": fit.slope, f"{tag} level_err": level})
         else:
             off = float(np.max(np.abs(df1 - pred)))
@@ -308,7 +309,8 @@ def judge_decay(results, profile) -> Outcome:
             summaries.append(f"{tag}: max |df1 - ((2/ρ) ln(1/λ) - 1)| = {off:.3f} (<= 0.1)")
             fit = fit_loglog(lam, df1)
             fits.append(Fit(f"df1, {tag}", lam, df1, fit.slope, (fit.slope, fit.slope), fit.intercept,
-                            reference=pred, xlabel="λ", ylabel="df1 (grid, FFT)"))
+                            reference=pred, xlabel="λ", ylabel="df1 (grid, FFT)",
+                            reference_label="asymptotic df1 (App. C)"))
             measured[f"{tag} max_abs_err"] = off
     return Outcome(combine(parts), "; ".join(summaries) + " (exact FFT spectra: deterministic)",
                    fits, measured, {"poly": "slope -1/(2β) ± 0.02, level within 1%",
@@ -362,8 +364,9 @@ def judge_table1(results, profile) -> Outcome:
             bits.append(f"{q} {fit.slope:+.3f} (pred {ref:+.3f})")
             measured[f"{label} {q}"] = fit.slope
             predicted[f"{label} {q}"] = ref
-            fits.append(Fit(f"{label} {q}", x, Y, fit.slope, (fit.slope, fit.slope), fit.intercept, predicted=ref,
-                            band=band, ylabel={"lam": "λ*", "risk": "risk at λ*", "d_ave": "d_ave(λ*)"}[q]))
+            name = {"lam": "λ*", "risk": "risk at λ*", "d_ave": "d_ave(λ*)"}[q]
+            fits.append(Fit(f"{label}: {name}", x, Y, fit.slope, (fit.slope, fit.slope), fit.intercept,
+                            predicted=ref, band=band, ylabel=name))
         summaries.append(f"{label}: " + ", ".join(bits))
     x = collect(results, "lam")[0]
     return Outcome(combine(parts),
@@ -737,7 +740,7 @@ def judge_eq6(results, profile) -> Outcome:
                  "bach13.rank-rule tests the practical rule p ∝ d instead.")
     slope, intercept = loglog_line(x, p6)
     fits = [Fit("p of Eq. (6), δ = 1/4", x, P, float(slope), (float(slope), float(slope)), float(intercept),
-                reference=x, ylabel="rank p (dotted: p = n)")]
+                reference=x, reference_label="p = n", ylabel="rank p")]
     return Outcome("holds" if vacuous else "fails", summary, fits,
                    {"p6_over_n_min_testable": float(ratio[testable].min()), "first_nonvacuous_n": first or -1},
                    {"vacuous_at_testable_n": True})

@@ -1,0 +1,41 @@
+"""Ship a paper module as someone else's installed package: a package directory plus
+the ``*.dist-info`` metadata that declares it under the entry-point group
+``kpca_suite.papers``, both under one directory to put on ``sys.path`` (or on
+``PYTHONPATH`` for a subprocess)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from kpca_suite.suites.registry import ENTRY_POINT_GROUP
+
+def ship_paper(where: Path, package: str, source: str, name: str = "paper") -> str:
+    """Write ``where/package/name.py`` (``source``) and the metadata of a
+    distribution ``package`` 0.1 declaring it; returns the module name."""
+    pkg = Path(where) / package
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / f"{name}.py").write_text(source)
+    info = Path(where) / f"{package}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {package}\nVersion: 0.1\n")
+    module = f"{package}.{name}"
+    (info / "entry_points.txt").write_text(f"[{ENTRY_POINT_GROUP}]\n{package} = {module}\n")
+    return module
+
+
+def subprocess_env(where: Path, **extra: str) -> dict:
+    """The environment of a ``kpca-suite`` subprocess that sees the papers shipped
+    under ``where``: ``where`` first on PYTHONPATH, BLAS on one thread, matplotlib on Agg."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(where)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        env[var] = "1"
+    env["MPLBACKEND"] = "Agg"
+    env.update(extra)
+    return env
+
+
+CLI = [sys.executable, "-m", "kpca_suite.suites.cli"]

@@ -1,0 +1,150 @@
+"""What a reviewer reads: every plotted line says what it is (no bare "reference",
+no label twice on an axes, bounds drawn as bounds, a zero-width CI drawn as a
+line), a method keeps its colour in every panel, the report's numbers are short,
+and a claim's table goes to a file while stdout keeps one line per claim."""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.collections import PolyCollection  # noqa: E402
+from matplotlib.colors import to_rgba  # noqa: E402
+
+from kpca_suite.suites import cli, plots, registry  # noqa: E402
+from kpca_suite.suites.claim import Fit, Verdict  # noqa: E402
+from kpca_suite.suites.pipeline import evaluate  # noqa: E402
+from kpca_suite.suites.plots import number  # noqa: E402
+from kpca_suite.suites.report import _pairs  # noqa: E402
+
+X = np.array([100.0, 200, 400, 800])
+
+
+def drawn(monkeypatch, verdict, tmp_path):
+    """Draw ``verdict`` with plot_fits and return its figure (kept open)."""
+    figs = []
+    monkeypatch.setattr(plots, "save_figure", lambda fig, outdir, name: figs.append(fig) or [])
+    plots.plot_fits(verdict, tmp_path)
+    assert len(figs) == 1
+    return figs[0]
+
+
+def legend_labels(ax) -> list:
+    legend = ax.get_legend()
+    return [t.get_text() for t in legend.get_texts()] if legend else []
+
+
+def rate(label, slope, ci, ylabel="y", **kw):
+    Y = np.exp(1.0 + slope * np.log(X))[:, None] * np.array([0.95, 1.0, 1.05])
+    return Fit(label, X, Y, slope, ci, 1.0, ylabel=ylabel, **kw)
+
+
+def test_every_line_says_what_it_is_and_no_label_repeats(monkeypatch, tmp_path):
+    ref = np.exp(1.0 - 1.0 * np.log(X))
+    fits = [rate("a", -1.0, (-1.1, -0.9), predicted=-1.0, band=(-1.2, -0.8), reference=ref),
+            rate("b", -1.0, (-1.05, -0.95), predicted=-1.0),      # the same predicted slope as "a"
+            rate("b", -1.0, (-1.05, -0.95), predicted=-1.0),      # a fit listed twice
+            Fit("c: R(P)", X, ref[:, None] / 50 * np.array([0.95, 1.0, 1.05]), kind="bound", reference=ref,
+                reference_label="bound (eq. 15)", ylabel="R")]
+    fig = drawn(monkeypatch, Verdict("holds", "", fits, claim="toy.labels"), tmp_path)
+    panels = {ax.get_ylabel(): legend_labels(ax) for ax in fig.axes}
+    for labels in panels.values():
+        assert labels and len(labels) == len(set(labels)), labels
+        assert not any(label.strip().lower() == "reference" or label.endswith(": reference") for label in labels)
+    y = panels["y"]
+    assert "a — predicted slope -1" in y and "b — predicted slope -1" in y
+    assert "a — exact reference curve" in y
+    assert "a — fit, slope -1 [-1.1, -0.9], band [-1.2, -0.8]" in y
+    bound = panels["R"]
+    assert bound == ["c: R(P) — measured", "c: R(P) — bound (eq. 15), smallest slack ×47.6"]
+    assert not any("slope" in label for label in bound)
+    texts = [t.get_text() for t in fig.axes[1].texts]
+    assert "slack ×47.6" in texts
+
+
+def test_zero_width_ci_is_a_line_not_a_band(monkeypatch, tmp_path):
+    fig = drawn(monkeypatch, Verdict("holds", "", [rate("exact", -0.5, (-0.5, -0.5))], claim="toy.zero"),
+                tmp_path)
+    ax = fig.axes[0]
+    assert not [c for c in ax.collections if isinstance(c, PolyCollection)]
+    assert legend_labels(ax) == ["exact — fit, slope -0.5 (zero-width CI)"]
+    fig = drawn(monkeypatch, Verdict("holds", "", [rate("noisy", -0.5, (-0.6, -0.4))], claim="toy.ci"), tmp_path)
+    assert [c for c in fig.axes[0].collections if isinstance(c, PolyCollection)]
+
+
+def _colors_by_method(fig) -> dict:
+    """{method: {colours of its fitted lines}} over every panel of ``fig``."""
+    seen: dict = {}
+    for ax in fig.axes:
+        legend = ax.get_legend()
+        for handle, text in zip(legend.legend_handles, legend.get_texts()):
+            label = text.get_text()
+            if " — fit, " in label:
+                seen.setdefault(label.split(": ", 1)[0], set()).add(to_rgba(handle.get_color()))
+    return seen
+
+
+def test_a_method_keeps_its_colour_in_every_panel(monkeypatch, tmp_path):
+    fits = [rate(f"line {k}: {q}", -0.5 - 0.1 * k, (-0.6 - 0.1 * k, -0.4 - 0.1 * k), ylabel=q)
+            for q in ("λ*", "risk") for k in ((1, 2, 5) if q == "λ*" else (5, 2, 1, 6))]
+    seen = _colors_by_method(drawn(monkeypatch, Verdict("holds", "", fits, claim="toy.colours"), tmp_path))
+    assert set(seen) == {"line 1", "line 2", "line 5", "line 6"}
+    assert all(len(colours) == 1 for colours in seen.values()), seen
+    assert len({next(iter(c)) for c in seen.values()}) == 4  # and the methods differ
+
+
+def test_table1_lines_keep_their_colours(monkeypatch, tmp_path):
+    """bach13.table1 (ci), whose lines changed colour between its three panels."""
+    claim = registry.select(["bach13.table1"])
+    verdict = evaluate(claim, "ci", jobs=1).verdicts["bach13.table1"]
+    fig = drawn(monkeypatch, verdict, tmp_path)
+    assert len(fig.axes) == 3
+    seen = _colors_by_method(fig)
+    assert set(seen) == {"line 1", "line 2", "line 5", "line 6"}
+    assert all(len(colours) == 1 for colours in seen.values()), seen
+    for ax in fig.axes:
+        labels = legend_labels(ax)
+        assert len(labels) == len(set(labels)) and "reference" not in labels
+
+
+@pytest.mark.parametrize("value, text", [
+    (-0.27617732016620583, "-0.276"), (573.0, "573"), (1.046, "1.05"), (12345.6, "12300"), (1e-9, "1e-9"),
+    (2.5e-5, "2.5e-5"), (1e6, "1e6"), (0.0, "0"), (30, "30"), (np.float64(0.5), "0.5"),
+    (math.inf, "∞"), (-math.inf, "-∞"), (math.nan, "–"), (None, "–"), ("holds", "holds"),
+    ([-0.27617732016620583, -0.17617732016620585], "[-0.276, -0.176]"), ((-math.inf, 0.05), "[-∞, 0.05]"),
+])
+def test_number(value, text):
+    assert number(value) == text
+
+
+def test_measured_vs_predicted_is_short():
+    measured = {"slope": -0.23687, "slope_ci_low": -0.23881, "slope_ci_high": -0.23491, "octaves": 5.6582,
+                "ratio_slope": -0.0107, "bound_excess": math.nan, "violations": 0}
+    predicted = {"slope_band": [-0.27617732016620583, -0.17617732016620585], "slope_predicted": -0.22617,
+                 "ratio_slope_band": [-math.inf, 0.05], "bound_excess_at_most": 0.0, "rate_at_most": 0.1}
+    assert _pairs(measured, predicted) == [
+        "slope: -0.237 [-0.239, -0.235] vs predicted -0.226, band [-0.276, -0.176]",
+        "octaves: 5.66",
+        "ratio_slope: -0.0107 vs band <= 0.05",
+        "bound_excess: – vs <= 0",
+        "violations: 0",
+        "predicted: rate <= 0.1",
+    ]
+
+
+def test_a_claims_table_goes_to_a_file_not_stdout(tmp_path, capfd):
+    """hallgren21.table3 once printed its 80-line table among the verdicts."""
+    code = cli.main(["run", "hallgren21.table3", "--profile", "ci", "--out", str(tmp_path), "-j", "1",
+                     "--no-progress"])
+    out = capfd.readouterr().out.splitlines()
+    assert code == 0
+    assert len(out) == 2 and out[0].startswith("HOLDS") and "hallgren21.table3:" in out[0], out
+    assert out[1].startswith("report: ")
+    table = tmp_path / "plots" / "hallgren21.table3.txt"
+    assert len(table.read_text().splitlines()) > 10
+    assert "plots/hallgren21.table3.txt" in (tmp_path / "report.md").read_text()
