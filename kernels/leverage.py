@@ -4,6 +4,11 @@ The regulariser is n s on the unnormalised Gram matrix K. Two estimators:
 
 * :func:`exact_leverage_scores`: from one eigendecomposition K = U diag(e) U^T,
   l_i(s) = sum_j U_ij^2 e_j / (e_j + n s). O(n^3) time, O(n^2) memory: small n.
+  Two exact shortcuts: for the linear kernel with d < n, from the d x d side,
+  X^T X = V diag(e) V^T and l_i(s) = sum_j (x_i^T v_j)^2 / (e_j + n s) (the same
+  numbers, since K = X X^T shares the nonzero e; O(n d^2)); for one level s of any
+  other kernel, from one Cholesky factor of K + n s I,
+  l_i(s) = 1 - n s [(K + n s I)^{-1}]_ii (O(n^3 / 3), about ten times faster than eigh).
 * :func:`approximate_leverage_scores`: the Nyström estimate of Rudi,
   Calandriello, Carratino & Rosasco (2018, eq. 4) with a uniform pilot set J of
   size M (Sterge et al. 2020 cite this family but give no algorithm):
@@ -35,10 +40,23 @@ def exact_leverage_scores(X, kernel: Kernel, s) -> np.ndarray:
     levels = np.atleast_1d(np.asarray(s, dtype=float))
     for v in levels:
         check_positive(float(v), "s")
-    n = X.shape[0]
-    e, U = np.linalg.eigh(kernel.block(X, validate=False))
-    e = np.clip(e, 0.0, None)
-    out = (e[None, :] / (e[None, :] + n * levels[:, None])) @ (U**2).T
+    n, d = X.shape
+    if getattr(kernel, "name", None) == "linear" and d < n:
+        e, V = np.linalg.eigh(X.T @ X)
+        e = np.clip(e, 0.0, None)
+        out = ((X @ V) ** 2) @ (1.0 / (e[None, :] + n * levels[:, None])).T
+        out = out.T
+    elif np.ndim(s) == 0:
+        C = kernel.block(X, validate=False)
+        C[np.diag_indices_from(C)] += n * levels[0]
+        L, _ = cho_factor(C, lower=True, check_finite=False)
+        Linv = solve_triangular(L, np.eye(n), lower=True, check_finite=False)
+        out = 1.0 - n * levels[0] * np.einsum("ij,ij->j", Linv, Linv)[None, :]
+    else:
+        e, U = np.linalg.eigh(kernel.block(X, validate=False))
+        e = np.clip(e, 0.0, None)
+        out = (e[None, :] / (e[None, :] + n * levels[:, None])) @ (U**2).T
+    out = np.clip(out, 0.0, None)
     return out[0] if np.ndim(s) == 0 else out
 
 

@@ -7,7 +7,8 @@ from .centered_nystrom import CenteredNystromKPCA
 from .exact import ExactKPCA
 from .kpcr import KPCR, CenteredNystromKRR
 from .krr import KernelRidge, NystromKRR
-from .landmarks import FixedLandmarks, LeverageScoreLandmarks, UniformLandmarks, select_landmarks
+from .landmarks import (FixedLandmarks, KMeansLandmarks, LeverageScoreLandmarks, PivotedCholeskyLandmarks,
+                        RecursiveLeverageLandmarks, UniformLandmarks, select_landmarks)
 from .nystrom import NystromKPCA
 from .rf_erm import RFERM
 from .rf_oja import ConstantSchedule, InverseSchedule, RFOja, ThreePhaseSchedule
@@ -17,7 +18,8 @@ from .subset_pca import SubsetPCA, WilliamsSeegerKPCA
 
 __all__ = [
     "ExactKPCA", "NystromKPCA", "CenteredNystromKPCA", "SubsetPCA", "WilliamsSeegerKPCA",
-    "UniformLandmarks", "LeverageScoreLandmarks", "FixedLandmarks",
+    "UniformLandmarks", "LeverageScoreLandmarks", "FixedLandmarks", "RecursiveLeverageLandmarks",
+    "KMeansLandmarks", "PivotedCholeskyLandmarks",
     "RFERM", "RFOja", "SKPCA", "StreamingNystrom", "InverseSchedule", "ConstantSchedule", "ThreePhaseSchedule",
     "KernelRidge", "NystromKRR", "KPCR", "CenteredNystromKRR",
     "NotFittedError", "check_is_fitted", "reset_fitted", "select_landmarks",

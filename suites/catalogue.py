@@ -45,6 +45,10 @@ def markdown(claims) -> str:
                       f"- **data**: {c.data}",
                       f"- **metric**: {c.metric}",
                       f"- **estimators**: {', '.join(f'`{name}`' for name in c.estimators)}",
+                      *([f"- **role**: `{c.subject.role}` (`{c.subject.estimator}`; "
+                         f"{'centred' if c.subject.centred else 'uncentred'}, {c.subject.kernel} kernel; budget: "
+                         f"{c.subject.budget}" + (f"; the metric needs {c.subject.needs}" if c.subject.needs else "")
+                         + "): `kpca-suite run --estimator` runs another implementation"] if c.subject else []),
                       f"- **prediction**: {c.prediction}",
                       f"- **tolerance**: {c.tolerance.rule}",
                       f"- **evidence for the tolerance**: {c.tolerance.evidence}",
@@ -64,6 +68,7 @@ def text(claims) -> str:
         out += [f"{c.id:<{width}}  {c.source}",
                 wrap.fill(f"prediction:  {c.prediction}"),
                 wrap.fill(f"tolerance:   {c.tolerance.rule}"),
+                *([wrap.fill(f"role:        {c.subject.role} (takes --estimator)")] if c.subject else []),
                 wrap.fill(f"faults:      {_faults(c)}"),
                 wrap.fill("sizes:       " + "; ".join(f"{p}: {c.sizes(p)}" for p in PROFILES))]
     out.append(f"\n{len(claims)} claim(s). Run one with `kpca-suite run CLAIM` "

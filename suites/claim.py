@@ -18,7 +18,10 @@ A claim is data, in the manner of benchopt's objective / dataset / solver split:
                 function ``(results, profile) -> Outcome``);
 ``tolerance``   the rule in words and the measurement behind its numbers;
 ``faults``      the planted faults: estimator substitutions with the verdict
-                they must produce, run by the tests.
+                they must produce, run by the tests;
+``subject``     optionally, the role through which another implementation
+                can take the place of the claim's estimator
+                (:class:`suites.roles.Subject`; :meth:`Claim.for_estimator`).
 
 A claim never mutates: :meth:`Claim.with_estimators` returns a new one, which is
 how a planted fault or someone else's implementation is plugged in.
@@ -29,6 +32,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import math
 import zlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, Mapping, Optional, TypeVar
@@ -110,8 +114,23 @@ class Cell:
         the same sample for the same (seed, n): comparisons between methods are
         paired, and a substituted estimator sees the data ours saw.
         """
-        words = [zlib.crc32(self.claim.encode()), self.seed, self.n, zlib.crc32(stream.encode())]
-        return np.random.default_rng(np.random.SeedSequence(words))
+        return np.random.default_rng(self._seed_sequence(stream))
+
+    def seed_int(self, stream: str) -> int:
+        """An int seed in [0, 2^32) from the same (claim, seed, n, stream): the
+        ``random_state`` a role factory receives (scikit-learn takes such ints, not
+        Generators)."""
+        return int(self._seed_sequence(stream).generate_state(1, np.uint32)[0])
+
+    @property
+    def base_claim(self) -> str:
+        """The claim id without an estimator suffix: ``a.b[name]`` -> ``a.b``. The
+        random streams follow it, so every implementation sees the same data."""
+        return self.claim.split("[", 1)[0]
+
+    def _seed_sequence(self, stream: str) -> np.random.SeedSequence:
+        words = [zlib.crc32(self.base_claim.encode()), self.seed, self.n, zlib.crc32(stream.encode())]
+        return np.random.SeedSequence(words)
 
 
 @dataclass
@@ -124,28 +143,50 @@ class Result:
     peak_mem: int = 0
 
 
+FIT_KINDS = ("rate", "bound", "measured")
+
+
 @dataclass
 class Fit:
-    """A log-log (or linear) fit drawn on the claim's plot and listed in the report.
+    """A measured curve drawn on the claim's plot and listed in the report.
 
-    ``x`` are the sizes, ``y`` a (len(x), seeds) array of the metric (NaN where
-    a seed is missing), ``slope`` / ``ci`` the fitted slope and its bootstrap
-    95% interval, ``band`` the tolerance band on the slope (or None) and
-    ``predicted`` the predicted slope (or None). ``reference`` optionally holds
-    a deterministic reference curve (e.g. the exact R_{C,l}) on the same x.
+    ``label`` names the method, optionally followed by ``": "`` and the quantity
+    (``"line 1: risk at λ*"``); the part before ``": "`` picks the method's colour,
+    the same in every panel. ``x`` are the abscissae, ``y`` a (len(x), seeds)
+    array of the metric (NaN where a seed is missing). ``kind`` says what the
+    curve is checked against:
+
+    ``"rate"``      a log-log slope: ``slope`` / ``ci`` the fitted slope and its
+                    bootstrap 95% interval (lo == hi for a deterministic curve),
+                    ``band`` the tolerance band on it (or None), ``predicted`` the
+                    predicted slope (or None) and ``reference`` optionally a
+                    curve on the same x (e.g. the exact R_{C,l});
+    ``"bound"``     an upper bound: ``reference`` holds the bound on the same x,
+                    the measured values are drawn under it with the slack
+                    bound / measured, and nothing is fitted;
+    ``"measured"``  the curve alone, for claims judged point by point (nothing fitted).
+
+    ``reference_label`` says what ``reference`` is ("exact reference curve",
+    "bound (eq. 15)", ...).
     """
 
     label: str
     x: Any
     y: Any
-    slope: float
-    ci: tuple
+    slope: float = math.nan
+    ci: tuple = (math.nan, math.nan)
     intercept: float = 0.0
     predicted: Optional[float] = None
     band: Optional[tuple] = None
     reference: Any = None
     xlabel: str = "n"
     ylabel: str = "metric"
+    kind: str = "rate"
+    reference_label: str = "exact reference curve"
+
+    def __post_init__(self):
+        if self.kind not in FIT_KINDS:
+            raise ValueError(f"Fit kind must be one of {FIT_KINDS}, got {self.kind!r}")
 
 
 @dataclass
@@ -290,10 +331,14 @@ class Claim:
     faults: tuple = ()
     figure: Optional[Callable] = None  # figure(results, verdict, outdir) -> list[Path]
     takes_data: bool = False           # the sweep reads a user's --data file
+    subject: Any = None                # suites.roles.Subject, or None: only our estimators
 
     def __post_init__(self):
         if "." not in self.id:
             raise ValueError(f"claim id {self.id!r} must be 'paper.name'")
+        if self.subject is not None and self.subject.estimator not in self.estimators:
+            raise ValueError(f"claim {self.id!r}: its subject names estimator {self.subject.estimator!r}; "
+                             f"it has {sorted(self.estimators)}")
         for fault in self.faults:
             unknown = set(fault.estimators) - set(self.estimators)
             if unknown:
@@ -322,6 +367,29 @@ class Claim:
                            f"it has {sorted(self.estimators)}")
         return dataclasses.replace(self, estimators={**self.estimators, **substitutes})
 
+    def for_estimator(self, name: str, factory: Optional[Callable]) -> "Claim":
+        """The claim run with the role factory ``factory`` (named ``name``) in place
+        of its own estimator: id ``<id>[<name>]`` (its own cells in a store), the
+        same data streams, no planted faults (they are faults of ours).
+        ``factory=None`` gives a claim that can only judge stored results."""
+        if self.subject is None:
+            raise ValueError(f"claim {self.id!r} declares no role: only its own estimators run it")
+        if "[" in name or "]" in name or not name:
+            raise ValueError(f"estimator name must be non-empty without brackets, got {name!r}")
+        estimators = dict(self.estimators)
+        estimators[self.subject.estimator] = factory
+        return dataclasses.replace(self, id=f"{self.base_id}[{name}]", estimators=estimators, faults=())
+
+    @property
+    def base_id(self) -> str:
+        """The registered id (without an estimator suffix)."""
+        return self.id.split("[", 1)[0]
+
+    @property
+    def estimator_name(self) -> Optional[str]:
+        """The name in ``<id>[<name>]``, or None for the claim's own estimator."""
+        return self.id[len(self.base_id) + 1:-1] if "[" in self.id else None
+
     def with_fault(self, name: str) -> "Claim":
         """The claim with the planted fault ``name`` substituted."""
         return self.with_estimators(**self.fault(name).estimators)
@@ -337,6 +405,9 @@ class Claim:
         outcome = self.judge(results, profile)
         if not isinstance(outcome, Outcome):
             raise TypeError(f"claim {self.id!r}: judge returned {type(outcome).__name__}, not an Outcome")
+        if self.estimator_name is not None:  # the plot names the implementation that ran
+            for fit in outcome.fits:
+                fit.label = f"{self.estimator_name} in place of {fit.label}"
         return Verdict.of(self.id, outcome)
 
     def sizes(self, profile: str) -> str:

@@ -69,11 +69,13 @@ def _positive_jobs(jobs):
 
 
 def _verdict_line(v: Verdict) -> str:
-    return f"{v.status.upper():<13} {v.claim}: {v.summary}"
+    """One line per claim, whatever the summary holds (tables go to files)."""
+    return f"{v.status.upper():<13} {v.claim}: {' '.join(str(v.summary).split())}"
 
 
 def _report_errors(evaluation, out: Path) -> None:
-    """Cells that raised (tracebacks to DIR/errors.log) and judges that raised."""
+    """Cells that raised (tracebacks to DIR/errors.log), one line per claim and error
+    message with the number of cells it hit; and judges that raised."""
     if evaluation.cell_errors:
         log = out / "errors.log"
         out.mkdir(parents=True, exist_ok=True)
@@ -82,10 +84,14 @@ def _report_errors(evaluation, out: Path) -> None:
                 fh.write(f"== {e.claim} cell {e.cell.key()}\n{e.traceback}\n")
         _err(f"{len(evaluation.cell_errors)} cell(s) raised; nothing was recorded for them "
              f"(tracebacks in {log}):")
-        for e in evaluation.cell_errors[:20]:
-            print(f"  {e.claim}  cell {e.cell.key()}: {e.error}", file=sys.stderr)
-        if len(evaluation.cell_errors) > 20:
-            print(f"  ... and {len(evaluation.cell_errors) - 20} more", file=sys.stderr)
+        groups = {}
+        for e in evaluation.cell_errors:
+            groups.setdefault((e.claim, e.error), []).append(e.cell)
+        for (claim, error), cells in list(groups.items())[:20]:
+            where = f"cell {cells[0].key()}" if len(cells) == 1 else f"{len(cells)} cells, first {cells[0].key()}"
+            print(f"  {claim}: {error} ({where})", file=sys.stderr)
+        if len(groups) > 20:
+            print(f"  ... and {len(groups) - 20} more", file=sys.stderr)
     for msg, _ in evaluation.tracebacks:
         _err(msg)
 
@@ -157,6 +163,12 @@ def cmd_run(args) -> int:
     claims = _select(args.names)
     if not claims:
         raise UsageError("no claims registered")
+    if args.estimator:
+        claims = _with_estimators(claims, args.estimator)
+    if args.data is not None and not any(c.takes_data for c in claims):
+        readers = [c.id for c in _select(None) if c.takes_data]
+        _warn("--data is ignored: none of the selected claims reads a data file "
+              f"(those that do: {', '.join(readers) or 'none is registered'})")
     for claim in claims:  # bad options (an unreadable --data file) stop here, before the store is touched
         try:
             claim.cells(args.profile, options)
@@ -194,17 +206,60 @@ def cmd_run(args) -> int:
         store.close()
 
 
+def _with_estimators(claims, specs):
+    """The claims run with each ``--estimator`` (``declared``: the claim's own), after
+    the up-front check that each factory imports and builds an object of the role."""
+    from .adapters import UnsupportedKernel
+    from .conformance import check_up_front, other_estimand, resolve, variant
+    from .roles import EstimatorError
+    try:
+        estimators = [None if spec == "declared" else resolve(spec) for spec in specs]
+    except EstimatorError as e:
+        raise UsageError(str(e)) from None
+    out = []
+    for claim in claims:
+        for est in estimators:
+            if est is None:
+                out.append(claim)
+                continue
+            if claim.subject is None:
+                raise UsageError(f"{claim.id} declares no role, so --estimator cannot run it; "
+                                 "`kpca-suite estimators` lists the claims that do")
+            try:
+                check_up_front(est, claim)
+            except UnsupportedKernel as e:
+                raise UsageError(f"{claim.base_id}[{est.name}]: {e}") from None
+            except EstimatorError as e:
+                raise UsageError(str(e)) from None
+            why = other_estimand(claim, est)
+            if why:
+                _warn(f"{claim.base_id}[{est.name}] {why}: its verdict is not about the claim's estimator")
+            out.append(variant(claim, est))
+    return out
+
+
 def _stored_claims(store, names):
-    """Registered claims with results in the store (restricted to ``names``)."""
+    """Registered claims with results in the store (restricted to ``names``); a
+    claim run with another estimator (``id[name]``) is judged by its claim's rule."""
     stored = set(store.claims())
     if names:
         claims = _select(names)
+        claims += [_judge_only(cid) for cid in sorted(stored)
+                   if "[" in cid and cid.split("[", 1)[0] in {c.id for c in claims}]
     else:
+        known = {c.id for c in _select(None)}
         claims = [c for c in _select(None) if c.id in stored]
+        claims += [_judge_only(cid) for cid in sorted(stored) if "[" in cid and cid.split("[", 1)[0] in known]
         unknown = sorted(stored - {c.id for c in claims})
         if unknown:
             _warn(f"the store has results of unregistered claims, skipped: {', '.join(unknown)}")
     return claims
+
+
+def _judge_only(cid):
+    """The claim ``id[name]`` without its estimator: enough to judge stored results."""
+    base, name = cid.split("[", 1)
+    return registry.get(base).for_estimator(name[:-1], None)
 
 
 def _stored_profile(store, args):
@@ -258,6 +313,70 @@ def cmd_plot(args) -> int:
         store.close()
 
 
+def cmd_estimators(args) -> int:
+    """The roles, the built-in adapters, and the claims that declare a role."""
+    from .adapters import ADAPTERS
+    from .roles import ROLES
+    print("roles (factory: make(n_components, budget, kernel, random_state)):")
+    for r in ROLES.values():
+        print(f"  {r.name:<22} {', '.join(r.methods):<24} budget = {r.budget}")
+    print("\nbuilt-in estimators (--estimator NAME; yours: --estimator NAME=MODULE:FACTORY):")
+    for a in ADAPTERS.values():
+        notes = ["centres" if a.centred else "uncentred"]
+        if not a.budgeted:
+            notes.append("ignores the budget")
+        if a.kernels is not None:
+            notes.append("kernels: " + "/".join(a.kernels))
+        if not a.available():
+            notes.append(f"needs {a.requires} (not installed)")
+        print(f"  {a.name:<30} {', '.join(a.roles):<40} {a.description}; {'; '.join(notes)}")
+    print("\nclaims that take another estimator:")
+    for c in _select(None):
+        if c.subject is not None:
+            print(f"  {c.id:<32} {c.subject.role:<22} {c.subject.kernel} kernel; {c.subject.budget}")
+    return 0
+
+
+def cmd_conformance(args) -> int:
+    """Every claim with a role x every built-in implementation of it: the matrix."""
+    from .adapters import ADAPTERS
+    from .conformance import matrix, plan, write_matrix
+    from .pipeline import evaluate, write_outputs
+    _positive_jobs(args.jobs)
+    claims = [c for c in _select(args.names) if c.subject is not None]
+    if not claims:
+        raise UsageError("none of the selected claims declares a role (`kpca-suite estimators` lists those that do)")
+    unknown = sorted(set(args.estimators or ()) - set(ADAPTERS))
+    if unknown:
+        raise UsageError(f"--estimators: no built-in estimator {', '.join(map(repr, unknown))}; "
+                         f"`kpca-suite estimators` lists them")
+    adapters = [ADAPTERS[n] for n in (args.estimators or ADAPTERS)]
+    runs, skipped = plan(claims, adapters, args.profile)
+    out = Path(args.out)
+    store = _open_store(out, create=True)
+    try:
+        print(f"kpca-suite: conformance of {len(claims)} claim(s) x {len(adapters)} estimator(s): "
+              f"{len(runs)} runs, profile {args.profile}, store {store.path}", file=sys.stderr)
+        try:
+            ev = evaluate(runs, args.profile, store, jobs=args.jobs, progress=not args.no_progress)
+        except KeyboardInterrupt:
+            _err(f"interrupted; finished cells are kept in {store.path} and a rerun resumes")
+            return 130
+        store.set_meta("profile", args.profile)
+        _report_errors(ev, out)
+        written = write_outputs(ev, runs, out, args.profile, store)
+        for e in written["errors"]:
+            _warn(e)
+        columns, rows = matrix(claims, adapters, ev.verdicts, skipped, written["plots"])
+        md, html_ = write_matrix(columns, rows, out, args.profile)
+        for v in ev.verdicts.values():
+            print(_verdict_line(v))
+        print(f"conformance matrix: {md} and {html_}")
+        return 0
+    finally:
+        store.close()
+
+
 # ---------------------------------------------------------------------- parser
 
 def build_parser() -> argparse.ArgumentParser:
@@ -295,10 +414,34 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--digit", type=int, default=None, metavar="LABEL",
                    help="keep only this label of the --data file (Sterge et al. 2020 used MNIST digits 2 and 5)")
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
+    p.add_argument("--estimator", action="append", default=None, metavar="NAME[=MODULE:FACTORY]",
+                   help="run the claims with this implementation in place of their own (repeatable): a "
+                        "built-in (`kpca-suite estimators`), NAME=MODULE:FACTORY for your factory "
+                        "make(n_components, budget, kernel, random_state), or `declared` for the "
+                        "claim's own; results are stored as CLAIM[NAME]")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--scheduler", metavar="ADDRESS", help="run the cells on a Dask distributed scheduler")
     g.add_argument("--cluster", choices=["local"], help="run the cells on a local Dask cluster")
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("estimators", help="list the roles, the built-in estimators and the claims that take one",
+                       description="List the roles an implementation can fill, the built-in adapters "
+                                   "(ours, scikit-learn's, nystrompca's) and the claims that declare a role.")
+    p.set_defaults(func=cmd_estimators)
+
+    p = sub.add_parser("conformance", help="run every claim with a role for every built-in estimator",
+                       description="Run each claim that declares a role with its own estimator and with every "
+                                   "built-in implementation of the role; write DIR/conformance.md and .html "
+                                   "(claims x implementations), the plots and the report.")
+    p.add_argument("names", nargs="*", metavar="CLAIM-or-PAPER", help="restrict to these claims or papers")
+    p.add_argument("--profile", choices=PROFILES, default="quick", help="sweep sizes (default: quick)")
+    p.add_argument("--estimators", nargs="+", metavar="NAME", default=None,
+                   help="restrict to these built-in estimators (default: all)")
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="worker processes (default: all CPUs)")
+    p.add_argument("--out", default="results/conformance", metavar="DIR",
+                   help="results directory (default: results/conformance)")
+    p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
+    p.set_defaults(func=cmd_conformance)
 
     for name, func, helptext in (
             ("report", cmd_report, "re-judge the stored results and rewrite the report (runs nothing)"),
@@ -334,6 +477,9 @@ def main(argv=None) -> int:
         return 2
     except BrokenPipeError:  # e.g. `kpca-suite list | head`
         return 0
+    except KeyboardInterrupt:  # outside a sweep (drawing, the report): stored results are complete
+        _err("interrupted; the results store is unchanged, `kpca-suite report` rewrites the report")
+        return 130
 
 
 if __name__ == "__main__":

@@ -35,10 +35,10 @@ def test_rate_grids_keep_ell_integer_and_m_on_the_rate_table(claim_id, method):
         assert p["m"] == expected
 
 
-def test_full_budget_fault_draws_the_rate_keeping_m():
-    X = np.zeros((403, 2))
-    idx = s20.FullBudgetLandmarks(12).select(X, Kernel("linear"), np.random.default_rng(0))
-    assert len(idx) == s20._m_uniform(403) == 121
+def test_full_budget_fault_draws_the_rate_keeping_m_whatever_its_budget():
+    X = np.random.default_rng(1).standard_normal((403, 2))
+    est = s20.full_budget_nystrom(2, 12, Kernel("linear"), 0).fit(X)
+    assert len(est.landmark_indices_) == s20._m_uniform(403) == 121
 
 
 def test_unwhitened_nystrom_breaks_orthonormality():

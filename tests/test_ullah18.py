@@ -61,19 +61,32 @@ def test_feature_storing_oja_fails_the_memory_part_of_digits_curves():
     assert v.measured["rf-oja_k5"] <= ul.DIGITS_CLOSE and "state grows with n" in v.summary
 
 
-def test_the_rate_experiment_evaluates_the_estimators_own_feature_map():
+def test_the_estimation_experiment_evaluates_the_estimators_own_feature_map():
     # A planted fault that changes m (or the frequencies) is evaluated on the map it drew.
-    cell = Cell.make("ullah18.rate-erm", "rf-erm", 256, 0, m=ul.m_rule(256))
-    fixed = ul.rate_experiment(cell, {"rf-erm": ul.rf_erm_fixed_m})
-    ours = ul.rate_experiment(cell, {"rf-erm": ul.rf_erm})
+    cell = Cell.make("ullah18.estimation", "rf-erm", 256, 0, m=ul.m_rule(256))
+    fixed = ul.estimation_experiment(cell, {"rf-erm": ul.rf_erm_fixed_m})
+    ours = ul.estimation_experiment(cell, {"rf-erm": ul.rf_erm})
     assert fixed["eps_a"] > 2 * ours["eps_a"] > 0
     assert ours["excess_proj"] >= 0 and fixed["excess_proj"] >= 0
+
+
+@pytest.mark.parametrize("method, role", [("rf-erm", "kpca-projection"), ("rf-oja", "streaming-kpca")])
+def test_the_rate_experiment_through_transform_equals_the_evaluation_on_the_internals(method, role):
+    # J_proj by quadrature of transform (role only) = J_proj of (feature_map_, components_).
+    cell = Cell.make("ullah18.rate-erm", method, 512, 1, m=ul.m_rule(512))
+    factories = {"rf-erm": ul.rf_erm, "rf-oja": ul.rf_oja}
+    probed = ul.rate_experiment(cell, factories)["excess_proj"]
+    model, est = ul._fitted(cell, factories, role, ul._seed_int(cell, "features"))
+    pop, Phi, _ = ul._population(model, est.feature_map_)
+    internal = ul._evaluate(model, pop, Phi, est.components_)["excess_proj"]
+    assert probed > 0
+    assert abs(probed - internal) <= 1e-9 * model.optimum(ul.K)
 
 
 @pytest.mark.parametrize("factory, m", [(ul.rf_erm_fixed_m, ul.PLATEAU_M), (ul.rf_erm_growing_m, ul.m_rule(300))])
 def test_the_m_faults_ignore_the_m_they_are_given(factory, m):
     X = np.random.default_rng(0).standard_normal((300, 1))
-    est = factory(100, 0, None).fit(X)
+    est = factory(ul.K, 100, ul.KERNEL, 0).fit(X)
     assert est.feature_map_.omega.shape == (1, m)
 
 

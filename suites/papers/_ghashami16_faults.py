@@ -110,3 +110,29 @@ class WrongBandwidthNystrom(StreamingNystrom):
 
     def __init__(self, n_landmarks=100, kernel=None, **kw):
         super().__init__(n_landmarks, type(kernel)(kernel.name, gamma=kernel.gamma * 10.0), **kw)
+
+
+class _NarrowRFFMap:
+    """The random Fourier map with omega ~ N(0, gamma I) as a transformer."""
+
+    def __init__(self, n_features, kernel, random_state):
+        self.n_features, self.kernel, self.random_state = n_features, kernel, random_state
+
+    def fit(self, X):
+        self.feature_map_ = narrow_rff(np.shape(X)[1], self.n_features, self.kernel.name, self.kernel.gamma, "cos",
+                                       self.random_state)
+        return self
+
+    def transform(self, X):
+        return self.feature_map_.transform(X)
+
+
+def narrow_rff_map(n_components, budget, kernel, random_state):
+    """:func:`narrow_rff` in the kernel-approximation role."""
+    return _NarrowRFFMap(budget, kernel, random_state)
+
+
+def unscaled_skpca(n_components, budget, kernel, random_state):
+    """:class:`UnscaledSKPCA` in the kernel-approximation role (Algorithm 1, halving)."""
+    return UnscaledSKPCA(sketch_size=n_components, n_features=budget, kernel=kernel, shrink="halving",
+                         random_state=random_state)

@@ -27,19 +27,20 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from kpca_suite.kernels import Kernel, draw_rff, median_gamma
+from kpca_suite.kernels import Kernel, median_gamma
 from kpca_suite.kernels.frequent_directions import FrequentDirections, blas_single_thread
 from kpca_suite.methods.rf_erm import RFERM as RNCA
 from kpca_suite.methods.skpca import SKPCA
 from kpca_suite.methods.streaming_nystrom import StreamingNystrom
-from kpca_suite.theory import fit_loglog
 from kpca_suite.theory.ghashami16 import (RANDOM_NOISY_S, fd_bound, lemma22_bound, lemma24_bound, random_noisy,
                                           random_rotation, rn_gamma, theorem21_bound)
 from kpca_suite.theory.kernel_error import frobenius_error, spectral_error, top_k_factor
 
+from ..adapters import ours_rff
 from ..claim import Cell, CellList, Claim, Fault, Fit, Grid, Outcome, Paper, PerProfile, Tolerance
-from ..judging import AllOf, AllWithin, SlopeInBand, collect, combine
-from ..plots import save_figure
+from ..judging import AllOf, AllWithin, SlopeInBand, UnderBound, collect, combine
+from ..plots import method_styles, save_figure
+from ..roles import Subject, build
 from . import _ghashami16_faults as broken
 
 PAPER = Paper(
@@ -283,8 +284,9 @@ def rff_experiment(cell: Cell, estimators) -> dict:
     p = cell.p
     X = _rn_data(cell, cell.n, p["d"])
     gamma = rn_gamma(p["d"])
-    fmap = estimators["rff"](p["d"], p["m"], "gaussian", gamma, "cos", cell.rng(f"rff{p['m']}"))
-    spec, frob = _errors(X, fmap.transform(X), gamma, _gram(X, gamma))
+    est = build(estimators["rff"], "kernel-approximation", cell, n_components=None, budget=p["m"],
+                kernel=Kernel("gaussian", gamma=gamma), random_state=cell.seed_int(f"rff{p['m']}")).fit(X)
+    spec, frob = _errors(X, est.transform(X), gamma, _gram(X, gamma))
     return {"spectral": spec, "frobenius": frob}
 
 
@@ -341,17 +343,24 @@ T21_SLOPE_MAX = 0.1
 
 @single_threaded
 def thm21_experiment(cell: Cell, estimators) -> dict:
-    """||G - G~||_2 / n for SKPCA (Algorithm 1, halving) at fixed (m, ell), the
+    """||G - G~||_2 / n, G~ = transform(X) transform(X)^T (the kernel-approximation
+    role, n_components = ell, budget = m) for SKPCA (Algorithm 1, halving) at fixed (m, ell), the
     Theorem 2.1 bound sqrt(log(n/delta)/m) + 4/ell (C = 1) and the excess
     error - bound (positive = violated)."""
     p = cell.p
     X = _rn_data(cell, cell.n, p["d"])
     gamma = rn_gamma(p["d"])
-    est = estimators["skpca"](sketch_size=p["ell"], n_features=p["m"], kernel=Kernel("gaussian", gamma=gamma), shrink="halving",
-                              random_state=cell.rng("rff")).fit(X)
+    est = build(estimators["skpca"], "kernel-approximation", cell, n_components=p["ell"], budget=p["m"],
+                kernel=Kernel("gaussian", gamma=gamma), random_state=cell.seed_int("rff")).fit(X)
     spec, _ = _errors(X, est.transform(X), gamma, _gram(X, gamma))
     bound = theorem21_bound(cell.n, p["m"], p["ell"], T21_DELTA)
     return {"spectral": spec, "bound": bound, "bound_excess": spec - bound}
+
+
+def skpca_halving(n_components, budget, kernel, random_state):
+    """SKPCA (Algorithm 1, halving): ``budget`` features, a sketch of ell = ``n_components`` rows."""
+    return SKPCA(sketch_size=n_components, n_features=budget, kernel=kernel, shrink="halving",
+                 random_state=random_state)
 
 
 def _t21_grid(n0, seeds):
@@ -470,6 +479,9 @@ def _space_rule(method, metric):
 # -- ghashami16.randomnoisy and ghashami16.digits (the paper's Figures 1-3) -----------------------
 
 METHODS = ("nystrom", "rnca") + tuple(f"skpca{ell}" for ell in ELLS)
+METHOD_NAMES = {"nystrom": "Nyström", "rnca": "RNCA", **{f"skpca{ell}": f"SKPCA ell={ell}" for ell in ELLS}}
+ERRORS = (("spectral", "kernel spectral error ||G - G'||_2 / n"),
+          ("frobenius", "kernel Frobenius error ||G - G'||_F / n²"))
 COMPARE_ESTIMATORS = {"nystrom": StreamingNystrom, "rnca": RNCA, **{f"skpca{ell}": SKPCA for ell in ELLS}}
 
 
@@ -624,52 +636,54 @@ def judge_compare(results, profile) -> Outcome:
                  f"{measured['test_time_nystrom_over_slowest_other']:.2f}x")
     measured.update({f"part_{k}": v for k, v in parts.items()})
     fits = []
-    for method in methods:
-        x, Y = collect(results, "spectral", method, key=lambda c: c.p["m"])
-        if len(x) >= 2:
-            f = fit_loglog(x, Y)
-            fits.append(Fit(method, x, Y, f.slope, f.ci, f.intercept, xlabel="sample size (m or c)",
-                            ylabel="||G - G'||_2 / n"))
-    return Outcome(combine(parts.values()), summary, fits, measured, {k: "holds" for k in parts})
+    for metric, ylabel in ERRORS:
+        for method in [m for m in methods if m.startswith("skpca")] + ["rnca"]:  # RNCA drawn on top
+            _, Y = collect(results, metric, method, key=lambda c: c.p["m"])
+            _, S = collect(results, "space", method, key=lambda c: c.p["m"])
+            fits.append(Fit(METHOD_NAMES[method], np.nanmean(S, axis=1), Y, kind="measured",
+                            xlabel="space (floats held)", ylabel=ylabel))
+    return Outcome(combine(parts.values()), summary, fits, measured, {f"part_{k}": "holds" for k in parts})
 
 
 def compare_figure(results, verdict, outdir):
     """The paper's Figure 1 layout: spectral / Frobenius error, train and test time
-    versus sample size (top) and versus SPACE (bottom), per method (mean over seeds)."""
+    versus sample size (top) and versus SPACE (bottom), per method (mean over
+    seeds), each method in the colour and marker it has in the claim's main plot;
+    RNCA (dashed) and Nyström are drawn above the SKPCA lines."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.ticker import NullFormatter
 
-    methods = sorted({r.cell.method for r in results}, key=METHODS.index)
-    metrics = (("spectral", "kernel spectral error"), ("frobenius", "kernel Frobenius error"),
-               ("train_time", "train time (s)"), ("test_time", "test time (s)"))
+    present = {r.cell.method for r in results}
+    methods = [m for m in METHODS[2:] + METHODS[:2] if m in present]  # SKPCA first, RNCA and Nyström on top
+    styles = method_styles([METHOD_NAMES[m] for m in methods if m != "nystrom"] + ["Nyström"])
+    metrics = ERRORS + (("train_time", "train time (s)"), ("test_time", "test time (s)"))
     fig, axes = plt.subplots(2, 4, figsize=(18, 8.5))
-    cmap = plt.get_cmap("viridis")
-    styles = {"nystrom": dict(color="#cf222e", marker="s", lw=2), "rnca": dict(color="black", marker="^", lw=2)}
-    for i, ell in enumerate(ELLS):
-        styles[f"skpca{ell}"] = dict(color=cmap(i / (len(ELLS) - 1) * 0.9), marker="o", lw=1.2)
     for col, (metric, label) in enumerate(metrics):
         for row, xkey in enumerate(("m", "space")):
             ax = axes[row, col]
-            for method in methods:
+            for z, method in enumerate(methods):
                 rows = [r for r in results if r.cell.method == method]
                 ms = sorted({r.cell.p["m"] for r in rows})
                 x = [np.mean([r.metrics["space"] if xkey == "space" else m for r in rows if r.cell.p["m"] == m])
                      for m in ms]
                 y = [np.mean([r.metrics[metric] for r in rows if r.cell.p["m"] == m]) for m in ms]
-                name = method if not method.startswith("skpca") else f"SKPCA ell={method[5:]}"
-                ax.plot(x, y, ms=4, label={"nystrom": "Nyström", "rnca": "RNCA"}.get(name, name), **styles[method])
+                skpca = method.startswith("skpca")
+                ax.plot(x, y, ms=4 if skpca else 5, lw=1.2 if skpca else 2, ls="--" if method == "rnca" else "-",
+                        zorder=2 + z, label=METHOD_NAMES[method], **styles[METHOD_NAMES[method]])
             ax.set_xscale("log")
             ax.set_yscale("log")
             ax.xaxis.set_minor_formatter(NullFormatter())
-            ax.set_xlabel("sample size (m or c)" if xkey == "m" else "space (floats)")
+            ax.set_xlabel("sample size (m or c)" if xkey == "m" else "space (floats held)")
             ax.set_ylabel(label)
             ax.grid(True, which="both", alpha=0.25)
-    axes[0, 0].legend(fontsize=8, ncol=2)
-    fig.suptitle(f"{verdict.claim} — {verdict.status}")
+    fig.suptitle(f"{verdict.claim} — {verdict.status} (means over seeds)")
     fig.tight_layout()
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=len(labels), fontsize=9,
+               frameon=False)
     return save_figure(fig, outdir, f"{verdict.claim}.figure")
 
 
@@ -747,8 +761,11 @@ CLAIMS = [
         data="RandomNoisy (s = 50, zeta = 10), Gaussian kernel with the closed-form mean-distance bandwidth "
              "gamma = 1 / (4 (sum_i D_ii^2 + d / zeta^2))",
         metric="||G - ZZ^T||_2 / n on the sample (Lanczos), Z the cos random Fourier features",
-        estimators={"rff": draw_rff},
+        estimators={"rff": ours_rff},
         experiment=rff_experiment,
+        subject=Subject("kernel-approximation", "rff", centred=False, kernel="gaussian",
+                        budget="m features (m = 32..1024 at ci), the whole map (n_components = None)",
+                        probe=(("n_components", None), ("budget", 16)), kinds=("random-features",)),
         grid=PerProfile(ci=_rff_sweep(400, 100, tuple(2**i for i in range(5, 11)), 5),
                         quick=_rff_sweep(1500, 100, tuple(2**i for i in range(5, 12)), 5),
                         full=_rff_sweep(5000, 1000, tuple(2**i for i in range(5, 14)), 10)),
@@ -760,7 +777,7 @@ CLAIMS = [
                      "7.76): m = 64 / 256 / 1024 / 4096 gave 0.121 / 0.0352 / 0.0219 / 0.0111, slope about -0.5 at "
                      "large m; the Theta(n log n / m) rate quoted for RNCA would suggest -1, hence the wide lower end"),
         faults=(Fault("narrow-omega", "omega ~ N(0, gamma I) instead of N(0, 2 gamma I): the features of another "
-                      "kernel, so the error stops falling", {"rff": broken.narrow_rff}),),
+                      "kernel, so the error stops falling", {"rff": broken.narrow_rff_map}),),
     ),
     Claim(
         id="ghashami16.lemma22",
@@ -796,10 +813,15 @@ CLAIMS = [
         prediction=f"bound holds (C = 1, delta = {T21_DELTA}); slope in n <= {T21_SLOPE_MAX}",
         data="RandomNoisy (s = 50, zeta = 10, d = 100), closed-form mean-distance bandwidth",
         metric="||G - G~||_2 / n (Lanczos) for SKPCA (Algorithm 1, halving), and its excess over the bound",
-        estimators={"skpca": SKPCA},
+        estimators={"skpca": skpca_halving},
         experiment=thm21_experiment,
+        subject=Subject("kernel-approximation", "skpca", centred=False, kernel="gaussian",
+                        budget=f"m = {T21_M} features, a rank-ell approximation (n_components = ell = {T21_ELL})",
+                        kinds=("random-features",)),
         grid=PerProfile(ci=_t21_grid(64, 5), quick=_t21_grid(100, 10), full=_t21_grid(625, 10)),
-        judge=AllOf(AllWithin(0.0, metrics=("bound_excess",), what="(error - bound)"),
+        judge=AllOf(UnderBound("spectral", "bound", label=f"SKPCA m = {T21_M}, ell = {T21_ELL}",
+                               bound_label="bound sqrt(log(n/δ)/m) + 4/ell (Thm 2.1, C = 1)",
+                               ylabel="||G - G~||_2 / n under its bound"),
                     SlopeInBand("spectral", (-np.inf, T21_SLOPE_MAX), label=f"SKPCA m = {T21_M}, ell = {T21_ELL}",
                                 ylabel="||G - G~||_2 / n")),
         tolerance=Tolerance(
@@ -807,7 +829,7 @@ CLAIMS = [
             evidence="quick profile with 5 seeds (n = 100..3200): slope +0.067 [-0.000, +0.133], inconclusive, "
                      "hence 10 seeds; sqrt(log n) growth alone gives +0.08 on that grid"),
         faults=(Fault("unscaled-features", "features cos(omega^T x + b) without the sqrt(2/m) scale",
-                      {"skpca": broken.UnscaledSKPCA}),),
+                      {"skpca": broken.unscaled_skpca}),),
     ),
     Claim(
         id="ghashami16.lemma24",

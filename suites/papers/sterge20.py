@@ -9,9 +9,11 @@ R(P) = sum_i lambda_i (1 - ||Q_i||^2) of a fitted projector with basis Q is exac
 with ``Kernel("linear")`` on the feature rows. The in-sample claims use a Gaussian
 kernel on uniform data; the digits claim uses scikit-learn's digits (or ``--data``).
 
-Every part a planted fault replaces is an estimator of its claim: the landmark
-strategy (``uniform``, ``als``, ``fixed-m``), the Nyström class (``nystrom``), the
-exact KPCA class (``ekpca``) and the leverage-score sum (``leverage``).
+Every part a planted fault replaces is an estimator of its claim: the Nyström KPCA
+(``nystrom``: on the population model a kpca-projection role factory
+``make(n_components, budget, kernel, random_state)``, so that any implementation can
+take its place and the error is read through ``transform`` alone; elsewhere the
+class), the exact KPCA class (``ekpca``) and the leverage-score sum (``leverage``).
 """
 
 from __future__ import annotations
@@ -21,11 +23,10 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import binom
 
 from kpca_suite.kernels import Kernel, median_gamma
 from kpca_suite.methods import ExactKPCA, FixedLandmarks, LeverageScoreLandmarks, NystromKPCA, UniformLandmarks
-from kpca_suite.theory import (FourierModel, basis_from_coefficients, default_J, ekpca_population_error, exp_grid,
+from kpca_suite.theory import (FourierModel, default_J, ekpca_population_error, exp_grid,
                                fit_line, fit_loglog, octaves, poly_grid, verdict_from_ci)
 from kpca_suite.theory.bounds import ekpca_bound_eq17, nystrom_bound_eq15
 from kpca_suite.theory.effective_dimension import (effective_dimension, empirical_effective_dimension,
@@ -34,6 +35,8 @@ from kpca_suite.theory.effective_dimension import (effective_dimension, empirica
 from ..claim import Cell, CellList, Claim, Fault, Fit, Grid, Outcome, Paper, PerProfile, Tolerance
 from ..judging import AllOf, AllWithin, MeanAtMost, SlopeInBand, Where, collect, combine, fmt_band, fmt_ci
 from ..plots import save_figure
+from ..probes import fitted_subspace
+from ..roles import Subject, build
 
 PAPER = Paper(
     key="sterge20",
@@ -96,17 +99,6 @@ EXP_ELLS = PerProfile(ci=range(12, 21), quick=range(12, 23), full=range(12, 25))
 
 # ---------------------------------------------------------------------- estimators
 
-def uniform_landmarks(m, s=None):
-    """Plain Nyström (Sec. 3.2): m landmarks uniform without replacement."""
-    return UniformLandmarks(m)
-
-
-def leverage_landmarks(m, s):
-    """ALS Nyström (Sec. 3.2.1): m i.i.d. draws from approximate ridge leverage
-    scores l_i(s) = [K (K + n s I)^{-1}]_ii (pilot of m points), deduplicated."""
-    return LeverageScoreLandmarks(m, s=s)
-
-
 def leverage_score_sum(Phi, t):
     """sum_i l_i(t) = tr K (K + n t I)^{-1} = sum_i lhat_i / (lhat_i + t), lhat = eig(K)/n
     (Sec. 3.2.1). For K = Phi Phi^T the nonzero lhat are eig(Phi^T Phi / n), O(n J^2)."""
@@ -125,23 +117,52 @@ def _sample_features(cell: Cell):
     return model, model.features(x)
 
 
-def _nystrom_R(model, Phi, ell, landmarks, rng, nystrom):
-    """Population error of a Nyström fit: Q = Phi_S^T A, R = sum_i lam_i (1 - ||Q_i||^2).
+def _population_R(cell: Cell, model, Phi, ell, m, factory):
+    """Population error of a fitted rank-l projection, read through the kpca-projection
+    role only: Q = an orthonormal basis of the subspace transform projects on
+    (:func:`suites.probes.fitted_subspace`), R = sum_i lambda_i (1 - ||Q_i||^2).
+    Returns R and the dimension of the fitted subspace."""
+    est = build(factory, "kpca-projection", cell, n_components=ell, budget=m, kernel=LINEAR,
+                random_state=cell.seed_int("landmarks")).fit(Phi)
+    Q = fitted_subspace(est, Phi.shape[1], cell.rng("probe"))
+    return model.reconstruction_error(Q), Q.shape[1]
 
-    If K_mm of the drawn landmarks has numerical rank r < l (possible for m = l),
-    the best Nyström projector has rank r: it is fitted on the same landmarks
-    and k = r is returned with R.
-    """
-    idx = tuple(landmarks.select(Phi, LINEAR, rng))
-    est = nystrom(min(ell, len(idx)), LINEAR, landmarks=FixedLandmarks(idx))
-    try:
-        est.fit(Phi)
-    except ValueError:
-        if getattr(est, "effective_rank_", ell) >= min(ell, len(idx)):
-            raise
-        est = nystrom(est.effective_rank_, LINEAR, landmarks=FixedLandmarks(idx)).fit(Phi)
-    Q = basis_from_coefficients(est.basis_points_, est.coefficients_)
-    return model.reconstruction_error(Q), len(idx), est.n_components
+
+class _RankCappedNystrom(NystromKPCA):
+    """Fits rank min(k, effective rank of K_mm): landmarks that span fewer than l
+    directions give at best a projector of that smaller rank."""
+
+    def fit(self, X):
+        try:
+            return super().fit(X)
+        except ValueError:
+            if getattr(self, "effective_rank_", self.n_components) >= self.n_components:
+                raise
+            self.n_components = self.effective_rank_
+            return super().fit(X)
+
+
+def uniform_nystrom(n_components, budget, kernel, random_state):
+    """Plain Nyström KPCA (Sec. 3.2): ``budget`` landmarks uniform without replacement.
+    If K_mm of the drawn landmarks has numerical rank r < l (possible for m = l), the
+    best Nyström projector has rank r, and that is what it fits."""
+    return _RankCappedNystrom(n_components, kernel, landmarks=UniformLandmarks(budget), random_state=random_state)
+
+
+@dataclass(frozen=True)
+class _ALS:
+    """ALS landmarks at the level the corollaries use: s = n^-theta, read from the data."""
+
+    m: int
+
+    def select(self, X, kernel, random_state=None):
+        return LeverageScoreLandmarks(self.m, s=X.shape[0] ** -THETA).select(X, kernel, random_state)
+
+
+def leverage_nystrom(n_components, budget, kernel, random_state):
+    """ALS Nyström (Sec. 3.2.1): ``budget`` i.i.d. draws from approximate ridge leverage
+    scores l_i(s) = [K (K + n s I)^{-1}]_ii, s = n^-theta (pilot of m points), deduplicated."""
+    return NystromKPCA(n_components, kernel, landmarks=_ALS(budget), random_state=random_state)
 
 
 # ---------------------------------------------------------------------- rate claims: sweep
@@ -198,19 +219,15 @@ def _rate_grids(decays, m_rule, method) -> PerProfile:
 # ---------------------------------------------------------------------- rate claims: experiment
 
 def rate_experiment(cell: Cell, estimators) -> dict:
-    """One Nyström fit on the population model: R, the exact R_{C,l} = sum_{i>l} lambda_i,
-    their ratio, and for ALS the EKPCA error on the same sample.
-
-    The landmark strategy is ``estimators[cell.method](m, s)`` with s = n^-theta
-    (the t of Corollaries 4.2 / 4.3 for theta < 1; used by ALS only); the
-    Nyström class is ``estimators["nystrom"]``.
-    """
+    """One rank-l fit on the population model (``estimators["nystrom"]``, a
+    kpca-projection factory given l and the budget m): R, the exact
+    R_{C,l} = sum_{i>l} lambda_i, their ratio, the fitted dimension k, and for ALS the
+    EKPCA error on the same sample."""
     p = cell.p
     model, Phi = _sample_features(cell)
-    landmarks = estimators[cell.method](p["m"], s=cell.n ** -p["theta"])
-    R, m_eff, k = _nystrom_R(model, Phi, p["ell"], landmarks, cell.rng("landmarks"), estimators["nystrom"])
+    R, k = _population_R(cell, model, Phi, p["ell"], p["m"], estimators["nystrom"])
     tail = model.tail(p["ell"])
-    out = {"R": R, "R_C": tail, "ratio": R / tail, "m_eff": float(m_eff), "k": float(k)}
+    out = {"R": R, "R_C": tail, "ratio": R / tail, "k": float(k)}
     if cell.method == "als":
         R_e = ekpca_population_error(Phi, p["ell"], model.eigenvalues)
         out.update(R_ekpca=R_e, ratio_ekpca=R / R_e)
@@ -237,7 +254,8 @@ def _rate_judge(slope_band, label):
     """Slope of mean R vs n in a band (around the exact R_{C,l} slope), mean
     R / R_{C,l} <= 1.5 at every size, and its slope <= +0.05 (not growing)."""
     return AllOf(
-        SlopeInBand("R", band=slope_band, label=label, ylabel="population R(P)", reference="R_C"),
+        SlopeInBand("R", band=slope_band, label=label, ylabel="population R(P)", reference="R_C",
+                    reference_label="exact R_C,l"),
         MeanAtMost("ratio", 1.5, "R/R_C,l"),
         SlopeInBand("ratio", band=(-np.inf, 0.05), label=f"{label}: R/R_C,l", ylabel="R / R_C,l",
                     name="ratio_slope"),
@@ -287,7 +305,8 @@ def judge_effdim(results, profile) -> Outcome:
             fit = fit_loglog(t, S)
             band = (-1.1 / ALPHA, -0.9 / ALPHA)
             fits.append(Fit("sum_i l_i(t), poly", t, S, fit.slope, fit.ci, fit.intercept, predicted=-1 / ALPHA,
-                            band=band, reference=N, xlabel="t", ylabel="effective dimension"))
+                            band=band, reference=N, xlabel="t", ylabel="effective dimension",
+                            reference_label="population N_C(t)"))
         else:
             fit = fit_line(np.log(1 / t), S)
             band = (0.9 / TAU, 1.1 / TAU)
@@ -336,8 +355,7 @@ def bound_experiment(cell: Cell, estimators) -> dict:
     """R of uniform Nyström and of EKPCA against eqs. (15) and (17) at the best admissible t."""
     model, Phi = _sample_features(cell)
     t, m, b15, b17 = _bound_setting(cell.n, model)
-    R, _, _ = _nystrom_R(model, Phi, BOUND_ELL, estimators[cell.method](m), cell.rng("landmarks"),
-                         estimators["nystrom"])
+    R, _ = _population_R(cell, model, Phi, BOUND_ELL, m, estimators["nystrom"])
     R_e = ekpca_population_error(Phi, BOUND_ELL, model.eigenvalues)
     return {"R_nys": R, "R_ekpca": R_e, "bound15": b15, "bound17": b17, "t": t, "m": float(m),
             "trace": float(model.eigenvalues.sum())}
@@ -354,6 +372,8 @@ def judge_bound(results, profile) -> Outcome:
     b17 = np.array([r.metrics["bound17"] for r in results])
     tr = np.array([r.metrics["trace"] for r in results])
     v15, v17 = int((R > b15).sum()), int((Re > b17).sum())
+    from scipy.stats import binom  # about a second to import: only when judging
+
     p15 = float(binom.sf(v15 - 1, len(R), 2 * BOUND_DELTA)) if v15 else 1.0
     p17 = float(binom.sf(v17 - 1, len(R), BOUND_DELTA)) if v17 else 1.0
     nonvacuous = int((b15 < tr).sum())
@@ -367,11 +387,13 @@ def judge_bound(results, profile) -> Outcome:
     summary = (f"violations: eq.(15) {v15}/{len(R)} (p = {p15:.3g}), eq.(17) {v17}/{len(R)} (p = {p17:.3g}); "
                f"median slack bound/R: {slack15:.0f} (15), {slack17:.0f} (17); "
                f"non-vacuous (bound < tr C) in {nonvacuous}/{len(R)} cells")
-    x, Y = collect(results, "R_nys")
-    _, Yb = collect(results, "bound15")
-    fit = fit_loglog(x, Y)
-    fits = [Fit("uniform Nyström R vs eq. (15)", x, Y, fit.slope, fit.ci, fit.intercept,
-                reference=np.nanmean(Yb, axis=1), ylabel="population R(P)")]
+    fits = []
+    for method, metric, bound, eq in (("uniform Nyström", "R_nys", "bound15", "15"),
+                                      ("EKPCA", "R_ekpca", "bound17", "17")):
+        x, Y = collect(results, metric)
+        _, Yb = collect(results, bound)
+        fits.append(Fit(f"{method}: R(P)", x, Y, kind="bound", reference=np.nanmean(Yb, axis=1),
+                        reference_label=f"bound (eq. {eq})", ylabel="population R(P)"))
     return Outcome(status, summary, fits,
                    {"violations15": v15, "violations17": v17, "median_slack15": slack15,
                     "median_slack17": slack17, "nonvacuous_cells": nonvacuous},
@@ -649,28 +671,36 @@ class CrowdedNystrom(NystromKPCA):
 
 
 @dataclass(frozen=True)
-class ClusteredLandmarks:
-    """A landmark 'strategy' that takes the m points with the largest second
-    feature (cos 2 pi x: the points nearest x = 0), so the span misses most of
-    the unit interval."""
+class _Clustered:
+    """The m points with the largest second feature (cos 2 pi x: the points nearest x = 0)."""
 
     m: int
-    s: float = None
 
     def select(self, X, kernel, random_state=None):
         return np.sort(np.argsort(-X[:, 1])[: self.m])
 
 
+def clustered_nystrom(n_components, budget, kernel, random_state):
+    """Nyström on the ``budget`` landmarks nearest x = 0, so the span misses most of
+    the unit interval (and may have rank < l: then the rank it has)."""
+    return _RankCappedNystrom(n_components, kernel, landmarks=_Clustered(budget), random_state=random_state)
+
+
+def full_budget_nystrom(n_components, budget, kernel, random_state):
+    """Ignores its budget and draws the rate-keeping m = ceil(n^theta ln n) uniform
+    landmarks at fit: a Nyström that does not stall at m = l."""
+    return NystromKPCA(n_components, kernel, landmarks=_FullBudget(), random_state=random_state)
+
+
 @dataclass(frozen=True)
-class FullBudgetLandmarks:
-    """Ignores the m it is given and draws the rate-keeping m = ceil(n^theta ln n)
-    uniform landmarks: a Nyström that does not stall at m = l."""
-
-    m: int
-    s: float = None
-
+class _FullBudget:
     def select(self, X, kernel, random_state=None):
         return UniformLandmarks(_m_uniform(X.shape[0])).select(X, kernel, random_state)
+
+
+def random_subspace_nystrom(n_components, budget, kernel, random_state):
+    """:class:`RandomSubspaceNystrom` on ``budget`` uniform landmarks."""
+    return RandomSubspaceNystrom(n_components, kernel, landmarks=UniformLandmarks(budget), random_state=random_state)
 
 
 def _three_seeds(cell: Cell) -> bool:
@@ -688,6 +718,9 @@ def unnormalised_leverage_score_sum(Phi, t):
 RATE_DATA = ("Fourier explicit-feature model on U[0,1): lambda_i = {spec}, J features, linear kernel on the "
              "feature rows (no bandwidth); exact population R(P) = sum_i lambda_i (1 - ||Q_i||^2)")
 UNIFORM_LABEL = "uniform Nyström, m = n^θ ln n"
+RATE_SUBJECT = Subject("kpca-projection", "nystrom", centred=False, kernel="linear",
+                       budget="m = ⌈n^θ ln n⌉ landmarks (θ = 1/2), rank l",
+                       needs="transform affine in the feature rows (probed at 0 and the unit rows)")
 
 CLAIMS = [
     Claim(
@@ -734,15 +767,16 @@ CLAIMS = [
         prediction="slope of population R vs n = slope of exact R_{C,l} on the same grid (≈ -θ(1-1/α) = -0.25)",
         data=RATE_DATA.format(spec="i^-2"),
         metric="population R(P) of the rank-l Nyström projector; R / R_{C,l}",
-        estimators={"uniform": uniform_landmarks, "nystrom": NystromKPCA},
+        estimators={"nystrom": uniform_nystrom},
         experiment=rate_experiment,
         grid=_rate_grids(("poly",), _m_uniform, "uniform"),
+        subject=RATE_SUBJECT,
         judge=_rate_judge(_within(0.05), UNIFORM_LABEL),
         tolerance=Tolerance("|slope - reference| <= 0.05 (CI inside); mean R/R_{C,l} <= 1.5 and its slope <= +0.05",
                             "a sanity run (α = 2, θ = 1/2, l = 4..8, 5 seeds): R_{C,l} slope -0.228, "
                             "uniform Nyström -0.234; R/R_{C,l} from 1.021 to 1.003"),
         faults=(Fault("clustered", "the m landmarks nearest x = 0 instead of uniform ones",
-                      {"uniform": ClusteredLandmarks}, keep=_three_seeds),),
+                      {"nystrom": clustered_nystrom}, keep=_three_seeds),),
     ),
     Claim(
         id="sterge20.cor43-exp",
@@ -751,16 +785,17 @@ CLAIMS = [
         prediction="slope of population R vs n ≈ -θ = -0.5",
         data=RATE_DATA.format(spec="e^(-i/4)"),
         metric="population R(P) of the rank-l Nyström projector; R / R_{C,l}",
-        estimators={"uniform": uniform_landmarks, "nystrom": NystromKPCA},
+        estimators={"nystrom": uniform_nystrom},
         experiment=rate_experiment,
         grid=_rate_grids(("exp",), _m_uniform, "uniform"),
+        subject=RATE_SUBJECT,
         judge=_rate_judge((-THETA - 0.1, -THETA + 0.15), UNIFORM_LABEL),
         tolerance=Tolerance("slope CI inside [-θ-0.1, -θ+0.15] (the log n factor flattens the local slope); "
                             "mean R/R_{C,l} <= 1.5 and its slope <= +0.05",
                             "a sanity run (τ = 1/4, l = 12..17, 10 seeds): R_{C,l} slope -0.500, uniform "
                             "Nyström -0.515"),
         faults=(Fault("clustered", "the m landmarks nearest x = 0 instead of uniform ones",
-                      {"uniform": ClusteredLandmarks}, keep=_three_seeds),),
+                      {"nystrom": clustered_nystrom}, keep=_three_seeds),),
     ),
     Claim(
         id="sterge20.als",
@@ -770,14 +805,15 @@ CLAIMS = [
         prediction="same slope as EKPCA",
         data=RATE_DATA.format(spec="i^-2 and e^(-i/4)") + "; EKPCA on the same sample",
         metric="population R(P) of ALS Nyström and of EKPCA; their paired ratio per seed",
-        estimators={"als": leverage_landmarks, "nystrom": NystromKPCA},
+        estimators={"nystrom": leverage_nystrom},
         experiment=rate_experiment,
         grid=_rate_grids(("poly", "exp"), _m_als, "als"),
         judge=AllOf(
             Where("decay", "poly", SlopeInBand("ratio_ekpca", band=(-0.05, 0.05), label="ALS / EKPCA (poly)",
                                         ylabel="R_als / R_ekpca", name="poly_ratio_slope")),
             Where("decay", "exp", SlopeInBand("R", band=(-np.inf, -THETA + 0.15), label="ALS Nyström (exp)",
-                                       ylabel="population R(P)", reference="R_ekpca", name="exp_slope")),
+                                       ylabel="population R(P)", reference="R_ekpca", name="exp_slope",
+                                       reference_label="EKPCA R(P), same sample")),
             Where("decay", "exp", SlopeInBand("ratio_ekpca", band=(-np.inf, 0.05), label="ALS / EKPCA (exp)",
                                        ylabel="R_als / R_ekpca", name="exp_ratio_slope")),
         ),
@@ -788,7 +824,7 @@ CLAIMS = [
                             "falls from ~1.2-1.5 to 1.007 (an earlier sanity run saw the same pre-asymptotic "
                             "catch-up, -0.586): a two-sided band would call catching up a failure"),
         faults=(Fault("clustered", "the m landmarks nearest x = 0 instead of leverage-score draws",
-                      {"als": ClusteredLandmarks}, keep=_three_seeds),),
+                      {"nystrom": clustered_nystrom}, keep=_three_seeds),),
     ),
     Claim(
         id="sterge20.ablation",
@@ -797,16 +833,18 @@ CLAIMS = [
         prediction="slope at least 0.1 shallower than the exact R_{C,l} slope",
         data=RATE_DATA.format(spec="e^(-i/4)") + "; the cor43-exp grid with m = l",
         metric="population R(P) of the rank-l Nyström projector",
-        estimators={"fixed-m": uniform_landmarks, "nystrom": NystromKPCA},
+        estimators={"nystrom": uniform_nystrom},
         experiment=rate_experiment,
         grid=_rate_grids(("exp",), _m_ell, "fixed-m"),
+        subject=Subject("kpca-projection", "nystrom", centred=False, kernel="linear",
+                        budget="m = l landmarks (too few: the rate must stall)"),
         judge=SlopeInBand("R", band=_stall_band, label="uniform Nyström, m = l", ylabel="population R(P)",
-                          reference="R_C"),
+                          reference="R_C", reference_label="exact R_C,l"),
         tolerance=Tolerance("holds when the CI lies above reference + 0.1",
                             "a sanity run (τ = 1/4, l = 12..17, 10 seeds): m = l gives slope -0.27 against "
                             "-0.500 for R_{C,l}, R/R_{C,l} 5-7.6"),
         faults=(Fault("full-budget", "draws the rate-keeping m = n^θ ln n whatever m it is given: no stall",
-                      {"fixed-m": FullBudgetLandmarks}, keep=_three_seeds),),
+                      {"nystrom": full_budget_nystrom}, keep=_three_seeds),),
     ),
     Claim(
         id="sterge20.effdim",
@@ -833,8 +871,10 @@ CLAIMS = [
         data=RATE_DATA.format(spec=f"e^(-{BOUND_TAU:g} i)") + f"; l = {BOUND_ELL}, δ = {BOUND_DELTA}, the "
              "admissible t minimising eq. (15) and the literal m of Theorem 4.1(i) capped at n",
         metric="population R of uniform Nyström and EKPCA against the bounds (15) and (17)",
-        estimators={"uniform": uniform_landmarks, "nystrom": NystromKPCA},
+        estimators={"nystrom": uniform_nystrom},
         experiment=bound_experiment,
+        subject=Subject("kpca-projection", "nystrom", centred=False, kernel="linear",
+                        budget="the literal m of Theorem 4.1(i), capped at n; rank l = 4"),
         grid=PerProfile(*(Grid(sizes=BOUND_NS[pr], seeds=BOUND_SEEDS[pr],
                                params=dict(decay="exp", rate=BOUND_TAU, J=default_J("exp", BOUND_TAU), ell=BOUND_ELL,
                                            delta=BOUND_DELTA), methods=("uniform",))
@@ -843,7 +883,7 @@ CLAIMS = [
         tolerance=Tolerance("binomial p >= 0.01 for the violation counts; inconclusive if every bound is vacuous",
                             "no measurement recorded"),
         faults=(Fault("random-subspace", "a valid projector onto a random subspace of the landmark span, "
-                      "not the principal one", {"nystrom": RandomSubspaceNystrom}),),
+                      "not the principal one", {"nystrom": random_subspace_nystrom}),),
     ),
     Claim(
         id="sterge20.digits",

@@ -45,6 +45,8 @@ from kpca_suite.theory.ullah_lemmas import lemma_c6, lemma_c7, lemma_c8, lemma_c
 from ..claim import Cell, CellList, Claim, Fault, Fit, Grid, Outcome, Paper, PerProfile, Tolerance
 from ..judging import AllOf, AllWithin, SlopeInBand, collect, combine, fmt_ci
 from ..plots import save_figure
+from ..probes import stream
+from ..roles import Subject, build
 
 PAPER = Paper(
     key="ullah18",
@@ -138,11 +140,11 @@ def _population(model, fmap):
 
 
 def _seed_int(cell, stream: str) -> int:
-    """An integer seed from (claim, seed, m, stream), not n: a fixed-m sweep reuses
-    one feature map for every n (the curve follows one map); with m = m(n) the
-    map changes with n anyway. An int seed lets an estimator draw exactly the map
-    its factory drew (draw_rff consumes the generator first)."""
-    words = [zlib.crc32(cell.claim.encode()), cell.seed, int(cell.p["m"]), zlib.crc32(stream.encode())]
+    """An integer seed in [0, 2^63) from (claim, seed, m, stream), not n: a fixed-m
+    sweep reuses one feature map for every n (the curve follows one map); with
+    m = m(n) the map changes with n anyway. An int seed lets an estimator draw
+    exactly the map its factory drew (draw_rff consumes the generator first)."""
+    words = [zlib.crc32(cell.base_claim.encode()), cell.seed, int(cell.p["m"]), zlib.crc32(stream.encode())]
     return int(np.random.SeedSequence(words).generate_state(1, np.uint64)[0] >> 1)
 
 
@@ -157,40 +159,65 @@ def _evaluate(model, pop, Phi, U) -> dict:
             "esl": esl_quantity(Phi, U), "gram_dev": gram_deviation(G)}
 
 
-# -- the RF estimators (factories (m, seed, model) -> unfitted estimator) ------------------
+# -- the RF estimators (role factories make(n_components, budget, kernel, random_state)) ---
 
-def rf_erm(m: int, seed: int, model) -> RFERM:
-    """RF-ERM (App. D.1): the top-k eigenvectors of C_hat_m = Z^T Z / n."""
-    return RFERM(K, m, Kernel("gaussian", gamma=GAMMA), "cos", random_state=seed)
+KERNEL = Kernel("gaussian", gamma=GAMMA)
+CHUNK = 256  # rows per partial_fit of a streaming estimator
 
 
-def _oja(m: int, seed: int, model, gamma: float) -> RFOja:
+def rf_erm(n_components, budget, kernel, random_state) -> RFERM:
+    """RF-ERM (App. D.1): the top-k eigenvectors of C_hat_m = Z^T Z / n, m = ``budget``."""
+    return RFERM(n_components, budget, kernel, "cos", random_state=random_state)
+
+
+def _oja(n_components, budget, kernel, random_state, gamma: float) -> RFOja:
     """RF-Oja with eta_t = 2.5 / (gap (t + t0)), t0 = Lambda / gap^2: phase 3 of
     Thm D.3 from the start (the pilot form 2.5 / (gap t)), with the gap and Lambda
     of the population C_m of its own feature map (the theorem's setting: known
-    constants). The full three-phase schedule spends its first T_0 + T_1 ~ 900
-    samples (k Lambda / gap^2 + Lambda / gap^2 here) at a small constant step, so
-    the n <= 1024 cells would measure burn-in, which Thm 4.2 excludes (its n
+    constants; the int ``random_state`` draws the map RFOja draws). The full
+    three-phase schedule spends its first T_0 + T_1 ~ 900 samples
+    (k Lambda / gap^2 + Lambda / gap^2 here) at a small constant step, so the
+    n <= 1024 cells would measure burn-in, which Thm 4.2 excludes (its n
     threshold): E_proj slope -1.35 [-1.52, -1.10] at ci with it."""
-    _, _, lam = _population(model, draw_rff(1, m, "gaussian", gamma, "cos", seed))
-    gap, Lam = float(lam[K - 1] - lam[K]), float(lam[:K].sum())
-    return RFOja(K, m, Kernel("gaussian", gamma=gamma), "cos", learning_rate=InverseSchedule(eta0=2.5 / gap, t0=Lam / gap**2),
-                 qr_every=OJA_QR_EVERY, random_state=seed)
+    _, _, lam = _population(_model(), draw_rff(1, budget, "gaussian", gamma, "cos", random_state))
+    gap, Lam = float(lam[n_components - 1] - lam[n_components]), float(lam[:n_components].sum())
+    return RFOja(n_components, budget, Kernel("gaussian", gamma=gamma), "cos",
+                 learning_rate=InverseSchedule(eta0=2.5 / gap, t0=Lam / gap**2), qr_every=OJA_QR_EVERY,
+                 random_state=random_state)
 
 
-def rf_oja(m: int, seed: int, model) -> RFOja:
-    """RF-Oja (App. D.2, Thm D.3): one pass of Oja's rule on the random features."""
-    return _oja(m, seed, model, GAMMA)
+def rf_oja(n_components, budget, kernel, random_state) -> RFOja:
+    """RF-Oja (App. D.2, Thm D.3): one pass of Oja's rule on ``budget`` random features."""
+    return _oja(n_components, budget, kernel, random_state, kernel.gamma)
+
+
+def _fitted(cell, estimators, role, random_state):
+    """The estimator ``cell.method`` of role ``role`` after one pass over n Mehler samples
+    (``fit``, or ``partial_fit`` over chunks of CHUNK rows for streaming-kpca)."""
+    model = _model()
+    X = model.sample(cell.n, cell.rng())
+    est = build(estimators[cell.method], role, cell, n_components=K, budget=cell.p["m"], kernel=KERNEL,
+                random_state=random_state)
+    return model, (stream(est, X, CHUNK) if role == "streaming-kpca" else est.fit(X))
 
 
 def rate_experiment(cell, estimators) -> dict:
-    """One RF fit on n Mehler samples (``cell.method`` names the estimator, m =
-    cell.p["m"]), evaluated at population level on the estimator's own feature map:
-    E (lifted), E_proj, eps_a = opt - J(Phi_k), eps_e = J(Phi_k) - J(U rotated),
-    the ESL quantity ||(Phi_k^perp)^T U||_F^2 and ||G - I||_F."""
-    model = _model()
-    X = model.sample(cell.n, cell.rng())
-    est = estimators[cell.method](cell.p["m"], _seed_int(cell, "features"), model).fit(X)
+    """Population excess risk E_proj = opt - J_proj of the fitted k functions
+    f(x) = transform(x), read through the role only: J_proj = tr(G^{-1} H) with
+    G = <f, f>_rho and H = <f, L f>_rho by quadrature over the oracle's nodes
+    (``MehlerModel.feature_population`` of ``transform``)."""
+    role = "streaming-kpca" if cell.method == "rf-oja" else "kpca-projection"
+    model, est = _fitted(cell, estimators, role, _seed_int(cell, "features"))
+    pop = model.feature_population(est.transform)
+    return {"excess_proj": model.optimum(K) - projected_objective(pop.C, pop.M)}
+
+
+def estimation_experiment(cell, estimators) -> dict:
+    """One RF-ERM fit evaluated at population level on the estimator's own feature
+    map (needs ``feature_map_`` and ``components_``, not only the role): E (lifted),
+    E_proj, eps_a = opt - J(Phi_k), eps_e = J(Phi_k) - J(U rotated), the ESL
+    quantity ||(Phi_k^perp)^T U||_F^2 and ||G - I||_F."""
+    model, est = _fitted(cell, estimators, "kpca-projection", _seed_int(cell, "features"))
     pop, Phi, _ = _population(model, est.feature_map_)
     out = _evaluate(model, pop, Phi, est.components_)
     J_opt = lifted_objective(*population_grams(Phi, pop.C, pop.M))
@@ -513,22 +540,22 @@ class FirstRowsRFERM(RFERM):
         return super().fit(np.asarray(X)[:128])
 
 
-def rf_erm_fixed_m(m, seed, model):
-    return FixedMRFERM(K, m, Kernel("gaussian", gamma=GAMMA), "cos", random_state=seed)
+def rf_erm_fixed_m(n_components, budget, kernel, random_state):
+    return FixedMRFERM(n_components, budget, kernel, "cos", random_state=random_state)
 
 
-def rf_erm_growing_m(m, seed, model):
-    return GrowingMRFERM(K, m, Kernel("gaussian", gamma=GAMMA), "cos", random_state=seed)
+def rf_erm_growing_m(n_components, budget, kernel, random_state):
+    return GrowingMRFERM(n_components, budget, kernel, "cos", random_state=random_state)
 
 
-def rf_erm_first_rows(m, seed, model):
-    return FirstRowsRFERM(K, m, Kernel("gaussian", gamma=GAMMA), "cos", random_state=seed)
+def rf_erm_first_rows(n_components, budget, kernel, random_state):
+    return FirstRowsRFERM(n_components, budget, kernel, "cos", random_state=random_state)
 
 
-def rf_oja_wrong_variance(m, seed, model):
+def rf_oja_wrong_variance(n_components, budget, kernel, random_state):
     """omega ~ N(0, gamma) instead of N(0, 2 gamma): the features approximate
     exp(-gamma (x - y)^2 / 2), not the oracle's kernel."""
-    return _oja(m, seed, model, GAMMA / 2)
+    return _oja(n_components, budget, kernel, random_state, kernel.gamma / 2)
 
 
 def rff_wrong_variance(m, seed):
@@ -587,6 +614,9 @@ RATE_EVIDENCE = ("a pilot run (s = 1, l = 0.7, k = 3, n = 256..8192, 20 repetiti
                  "-0.76 for RF-Oja (its early values include optimisation error); the bound's log m / m "
                  "gives a local slope of about -0.52, 1/m about -0.61 at n = 1e4. At ci RF-Oja measured "
                  "-1.07 [-1.25, -0.86]: inconclusive, the quick profile decides it")
+RATE_BUDGET = "m = ⌈√n ln n⌉ random features, k = 3"
+PROBE_NEEDS = "transform at the oracle's quadrature nodes (the k functions it fits)"
+RF = ("random-features",)  # the rates and the plateau are statements about random features
 SLOPE_RULE = "bootstrap 95% CI of the slope of log mean E_proj = opt - J_proj vs log n inside "
 
 CLAIMS = [
@@ -600,6 +630,8 @@ CLAIMS = [
         estimators={"rf-erm": rf_erm},
         experiment=rate_experiment,
         grid=_rate_grid(per_size=_m_grows),
+        subject=Subject("kpca-projection", "rf-erm", centred=False, kernel="gaussian", budget=RATE_BUDGET,
+                        needs=PROBE_NEEDS, kinds=RF),
         judge=SlopeInBand("excess_proj", RATE_BAND, label="RF-ERM, m = ⌈√n ln n⌉: E_proj",
                           ylabel="population excess risk", predicted=-0.5),
         tolerance=Tolerance(SLOPE_RULE + f"{list(RATE_BAND)}", RATE_EVIDENCE),
@@ -617,6 +649,8 @@ CLAIMS = [
         estimators={"rf-oja": rf_oja},
         experiment=rate_experiment,
         grid=_rate_grid(per_size=_m_grows),
+        subject=Subject("streaming-kpca", "rf-oja", centred=False, kernel="gaussian", budget=RATE_BUDGET,
+                        needs=PROBE_NEEDS + f"; partial_fit over chunks of {CHUNK} rows", kinds=RF),
         judge=SlopeInBand("excess_proj", RATE_BAND, label="RF-Oja, m = ⌈√n ln n⌉: E_proj",
                           ylabel="population excess risk", predicted=-0.5),
         tolerance=Tolerance(SLOPE_RULE + f"{list(RATE_BAND)}", RATE_EVIDENCE),
@@ -634,6 +668,9 @@ CLAIMS = [
         estimators={"rf-erm": rf_erm},
         experiment=rate_experiment,
         grid=_rate_grid(params={"m": PLATEAU_M}),
+        subject=Subject("kpca-projection", "rf-erm", centred=False, kernel="gaussian",
+                        budget=f"m = {PLATEAU_M} features whatever n (the rate must stall)", needs=PROBE_NEEDS,
+                        kinds=RF),
         judge=SlopeInBand("excess_proj", PLATEAU_BAND, label=f"RF-ERM, fixed m = {PLATEAU_M}: E_proj",
                           ylabel="population excess risk", predicted=0.0),
         tolerance=Tolerance(SLOPE_RULE + f"{list(PLATEAU_BAND)}",
@@ -651,7 +688,7 @@ CLAIMS = [
         metric="ESL quantity ||(Phi_k^perp)^T U||_F^2 (Phi_k: top-k eigenvectors of the population C_m) and "
                "|eps_e| = |J(Phi_k) - J(U rotated)| of RF-ERM with m = 256 (ci) or 512",
         estimators={"rf-erm": rf_erm},
-        experiment=rate_experiment,
+        experiment=estimation_experiment,
         grid=PerProfile(*(Grid(NS[p], ESTIMATION_SEEDS[p], params={"m": ESTIMATION_M[p]})
                           for p in ("ci", "quick", "full"))),
         judge=AllOf(SlopeInBand("esl", (-1.3, -0.7), label="ESL ‖(Φ_k^⊥)ᵀΦ̂‖²", ylabel="estimation error",

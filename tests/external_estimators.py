@@ -1,0 +1,93 @@
+"""Estimators written outside kpca_suite, as a library under test would write its own:
+a plain NumPy Nyström KPCA (uncentred, uniform landmarks), the same with a realistic
+bug (it keeps 5 landmarks whatever budget it is given), and factories that are wrong
+in the ways `--estimator` must report."""
+
+import numpy as np
+
+
+class PlainNystromKPCA:
+    """Nyström KPCA: F = K_nm K_mm^{-1/2} (on K_mm's numerical range), the top-k
+    eigenvectors U of F^T F, components K_mm^{-1/2} U; transform(x) = k_m(x)^T components."""
+
+    def __init__(self, n_components, n_landmarks, kernel, random_state=None):
+        self.n_components = n_components
+        self.n_landmarks = n_landmarks
+        self.kernel = kernel
+        self.random_state = random_state
+
+    def fit(self, X):
+        rng = np.random.default_rng(self.random_state)
+        self.landmarks_ = X[np.sort(rng.choice(len(X), self.n_landmarks, replace=False))]
+        s, V = np.linalg.eigh(self.kernel.block(self.landmarks_))
+        keep = s > 1e-10 * s.max()
+        whiten = V[:, keep] / np.sqrt(s[keep])
+        F = self.kernel.block(X, self.landmarks_) @ whiten
+        _, U = np.linalg.eigh(F.T @ F)
+        self.components_ = whiten @ U[:, ::-1][:, :self.n_components]
+        return self
+
+    def transform(self, X):
+        return self.kernel.block(X, self.landmarks_) @ self.components_
+
+
+def nystrom(n_components, budget, kernel, random_state):
+    """A correct factory."""
+    return PlainNystromKPCA(n_components, budget, kernel, random_state)
+
+
+def five_landmarks(n_components, budget, kernel, random_state):
+    """The bug: ignores the budget and keeps 5 landmarks."""
+    return PlainNystromKPCA(n_components, 5, kernel, random_state)
+
+
+class _NoTransform:
+    def fit(self, X):
+        return self
+
+
+def no_transform(n_components, budget, kernel, random_state):
+    """Returns an object without transform."""
+    return _NoTransform()
+
+
+class _RaisesInFit(PlainNystromKPCA):
+    def fit(self, X):
+        raise RuntimeError("this estimator cannot fit")
+
+
+def raises_in_fit(n_components, budget, kernel, random_state):
+    """Builds fine, raises inside fit."""
+    return _RaisesInFit(n_components, budget, kernel, random_state)
+
+
+class PlainRFF:
+    """Random Fourier features z(x) = sqrt(2/m) cos(omega^T x + b), omega ~ N(0, 2 gamma I),
+    b ~ U[0, 2 pi); with n_components, the projection on the top right singular
+    vectors of Z (uncentred): a rank-k approximation of Z Z^T."""
+
+    def __init__(self, n_components, n_features, kernel, random_state=None):
+        self.n_components = n_components
+        self.n_features = n_features
+        self.kernel = kernel
+        self.random_state = random_state
+
+    def _features(self, X):
+        return np.sqrt(2.0 / self.n_features) * np.cos(X @ self.omega_ + self.phase_)
+
+    def fit(self, X):
+        rng = np.random.default_rng(self.random_state)
+        self.omega_ = rng.normal(0.0, np.sqrt(2.0 * self.kernel.gamma), size=(X.shape[1], self.n_features))
+        self.phase_ = rng.uniform(0.0, 2.0 * np.pi, size=self.n_features)
+        if self.n_components is not None:
+            self.components_ = np.linalg.svd(self._features(X), full_matrices=False)[2][:self.n_components].T
+        return self
+
+    def transform(self, X):
+        Z = self._features(X)
+        return Z if self.n_components is None else Z @ self.components_
+
+
+def rff(n_components, budget, kernel, random_state):
+    """A correct random-feature factory (Gaussian kernel)."""
+    return PlainRFF(n_components, budget, kernel, random_state)

@@ -1,0 +1,188 @@
+"""Checking other implementations: the adapters fill their roles and say truly
+whether they centre, the probes read a projection through transform alone, a user's
+factory plugs in by name, a broken one fails the rate claim and a correct one holds,
+bad factories are one-line usage errors, and the conformance matrix is written."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kpca_suite.kernels import Kernel
+from kpca_suite.methods import FixedLandmarks, NystromKPCA
+from kpca_suite.suites import registry
+from kpca_suite.suites.adapters import ADAPTERS, UnsupportedKernel
+from kpca_suite.suites.conformance import check, resolve
+from kpca_suite.suites.probes import fitted_subspace, stream
+from kpca_suite.suites.roles import EstimatorError
+from kpca_suite.theory import basis_from_coefficients
+
+from . import external_estimators as ext
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _data(n=61, d=3, seed=0):  # n odd: a halving sketch ends with rows in it
+    rng = np.random.default_rng(seed)
+    return rng.uniform(0.0, 1.0, size=(n, d)) + 2.0  # a mean far from 0: centring shows
+
+
+def _build(adapter, role, kernel):
+    """The adapter's object for ``role``: a projection of 3 components, or the whole
+    map when the adapter is a feature map (n_components None)."""
+    settings = dict(budget=20, kernel=kernel, random_state=0)
+    try:
+        return adapter.factory(n_components=3, **settings), 3
+    except ValueError:
+        return adapter.factory(n_components=None, **settings), None
+
+
+@pytest.mark.parametrize("name", sorted(ADAPTERS))
+def test_each_adapter_fills_its_roles_and_says_truly_whether_it_centres(name):
+    adapter = ADAPTERS[name]
+    if not adapter.available():
+        pytest.skip(f"{adapter.requires} not installed")
+    X = _data()
+    kernel = Kernel("gaussian", gamma=0.5)
+    for role in adapter.roles:
+        est, k = _build(adapter, role, kernel)
+        if role == "streaming-kpca":
+            Z = stream(est, X, 20).transform(X)
+        else:
+            Z = est.fit(X).transform(X)
+        assert Z.shape[0] == len(X)
+        if k is not None:  # a sketch of ell rows may hold fewer (Algorithm 1's halving empties it)
+            assert Z.shape[1] == k if role != "kernel-approximation" else 1 <= Z.shape[1] <= k
+        # centred in feature space <=> the training scores have mean zero
+        centred = np.abs(Z.mean(axis=0)).max() <= 1e-8 * np.abs(Z).max()
+        assert centred == adapter.centred, (name, role, Z.mean(axis=0))
+
+
+def test_scikit_learn_adapters_refuse_kernels_they_cannot_express():
+    from kpca_suite.kernels import PeriodicKernel
+    with pytest.raises(UnsupportedKernel, match="no kernel matching"):
+        ADAPTERS["sklearn-nystroem-tsvd"].factory(3, 20, PeriodicKernel("poly", 1), 0)
+    with pytest.raises(UnsupportedKernel, match="Gaussian kernel only"):
+        ADAPTERS["sklearn-rbf-tsvd"].factory(3, 20, Kernel("linear"), 0)
+
+
+def test_the_probe_recovers_the_fitted_subspace_from_transform_alone():
+    rng = np.random.default_rng(1)
+    Phi = rng.standard_normal((200, 12)) * np.linspace(2.0, 0.1, 12)
+    est = NystromKPCA(4, Kernel("linear"), landmarks=FixedLandmarks(tuple(range(0, 200, 5)))).fit(Phi)
+    Q = fitted_subspace(est, 12, rng)
+    Q_ref = basis_from_coefficients(est.basis_points_, est.coefficients_)
+    assert Q.shape == (12, 4)
+    assert np.allclose(Q @ Q.T, Q_ref @ Q_ref.T, atol=1e-10)
+    centred = ADAPTERS["sklearn-nystroem-pca"].factory(4, 40, Kernel("linear"), 0).fit(Phi)
+    assert fitted_subspace(centred, 12, rng).shape == (12, 4)  # affine: probed at 0 too
+
+
+def test_the_probe_refuses_a_transform_that_is_not_affine():
+    class Squared:
+        def transform(self, X):
+            return np.asarray(X)[:, :2] ** 2
+    with pytest.raises(ValueError, match="not affine"):
+        fitted_subspace(Squared(), 5, np.random.default_rng(0))
+
+
+def test_resolve_names_what_is_wrong():
+    assert resolve("sklearn-rbf-tsvd").centred is False
+    assert resolve("mine=tests.external_estimators:nystrom").factory is ext.nystrom
+    with pytest.raises(EstimatorError, match="--estimator 'nope': no built-in estimator of that name"):
+        resolve("nope")
+    with pytest.raises(EstimatorError, match="cannot import no_such_module:f"):
+        resolve("x=no_such_module:f")
+    with pytest.raises(EstimatorError, match="expected NAME"):
+        resolve("a b")
+
+
+def test_a_correct_external_nystrom_holds_and_one_that_keeps_five_landmarks_fails():
+    good = check(ext.nystrom, claims=["sterge20.cor42-poly"], profile="ci")
+    assert good["sterge20.cor42-poly"].status == "holds", good["sterge20.cor42-poly"].summary
+    bad = check(ext.five_landmarks, claims=["sterge20.cor42-poly"], profile="ci")
+    assert bad["sterge20.cor42-poly"].status == "fails", bad["sterge20.cor42-poly"].summary
+
+
+def test_check_leaves_out_kernels_it_cannot_express_and_names_another_estimand():
+    verdicts = check("sklearn-rbf-ipca", claims=["ullah18.rate-oja", "sterge20.cor42-poly"], profile="ci")
+    assert set(verdicts) == {"ullah18.rate-oja"}  # cor42 is linear-kernel: RBFSampler cannot
+    assert verdicts["ullah18.rate-oja"].summary.startswith(
+        "(sklearn-rbf-ipca centres in feature space; the claim's estimand is uncentred) ")
+
+
+def _cli(*args, cwd=ROOT):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "kpca_suite.suites.cli", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=900)
+
+
+def test_cli_estimator_runs_a_users_factory_and_report_rejudges_it(tmp_path):
+    out = tmp_path / "r"
+    r = _cli("run", "ghashami16.thm21", "--profile", "ci", "--out", str(out), "--no-progress",
+             "--estimator", "declared", "--estimator", "rbf=tests.external_estimators:rff")
+    assert r.returncode == 0, r.stderr
+    lines = [line for line in r.stdout.splitlines() if line.startswith(("HOLDS", "FAILS", "INCONCLUSIVE"))]
+    assert [line.split()[1] for line in lines] == ["ghashami16.thm21:", "ghashami16.thm21[rbf]:"]
+    again = _cli("report", "--out", str(out))
+    assert again.returncode == 0, again.stderr
+    assert "ghashami16.thm21[rbf]" in again.stdout
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("x=no_such_module:make", "kpca-suite: error: --estimator 'x': cannot import no_such_module:make"),
+    ("x=tests.external_estimators:no_transform",
+     "kpca-suite: error: ghashami16.thm21[x]: the estimator's factory returned _NoTransform, which lacks "
+     "transform of role 'kernel-approximation'"),
+])
+def test_a_factory_that_cannot_import_or_lacks_the_role_is_a_one_line_usage_error(tmp_path, spec, message):
+    r = _cli("run", "ghashami16.thm21", "--profile", "ci", "--out", str(tmp_path / "r"), "--estimator", spec)
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == [r.stderr.strip()] and r.stderr.startswith(message), r.stderr
+    assert not (tmp_path / "r" / "results.sqlite").exists()
+
+
+def test_a_claim_without_a_role_refuses_estimator(tmp_path):
+    r = _cli("run", "bach13.table1", "--profile", "ci", "--out", str(tmp_path / "r"), "--estimator", "ours-nystrom")
+    assert r.returncode == 2 and "declares no role" in r.stderr
+
+
+def test_a_factory_that_raises_in_fit_loses_its_cells_only(tmp_path):
+    out = tmp_path / "r"
+    r = _cli("run", "ghashami16.thm21", "--profile", "ci", "--out", str(out), "--no-progress",
+             "--estimator", "declared", "--estimator", "bad=tests.external_estimators:raises_in_fit")
+    assert r.returncode == 1
+    assert "HOLDS         ghashami16.thm21:" in r.stdout
+    assert "INCONCLUSIVE  ghashami16.thm21[bad]: 30 of 30 cells missing" in r.stdout
+    assert ("  ghashami16.thm21[bad]: RuntimeError: this estimator cannot fit (30 cells, first "
+            in r.stderr.splitlines()[2]), r.stderr
+    from kpca_suite.suites.store import ResultStore
+    with ResultStore(out / "results.sqlite", create=False) as store:
+        assert len(store.results("ghashami16.thm21")) == 30
+
+
+def test_estimators_lists_roles_adapters_and_claims():
+    r = _cli("estimators")
+    assert r.returncode == 0
+    for name in ADAPTERS:
+        assert f"  {name} " in r.stdout
+    for claim in registry.REGISTRY.values():
+        assert (f"  {claim.id} " in r.stdout) == (claim.subject is not None)
+
+
+def test_conformance_writes_the_matrix(tmp_path):
+    out = tmp_path / "c"
+    r = _cli("conformance", "ghashami16.thm21", "--profile", "ci", "--out", str(out), "--no-progress",
+             "--estimators", "sklearn-rbf-tsvd", "sklearn-nystroem-tsvd", "ours-rff")
+    assert r.returncode == 0, r.stderr
+    md = (out / "conformance.md").read_text()
+    row = next(line for line in md.splitlines() if line.startswith("| `ghashami16.thm21`"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[1] == "kernel-approximation"
+    assert cells[2].startswith("[✅ holds") and cells[3].startswith("[✅ holds")  # declared, sklearn-rbf-tsvd
+    assert cells[4] == "n/a · a claim about random-features, not nystrom"
+    assert cells[5].startswith("n/a · ValueError: ours-rff is a feature map")
+    assert (out / "conformance.html").exists()
