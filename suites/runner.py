@@ -291,12 +291,20 @@ def _run_on_own_pools(todo, record, workers: int) -> None:
         window = 1 if alone else 2 * workers
         pool = ProcessPoolExecutor(max_workers=1 if alone else workers, initializer=worker_init,
                                    initargs=(max(1, (os.cpu_count() or 1) // (1 if alone else workers)),))
-        inflight, broken = {}, []
+        inflight, broken, dead = {}, [], False
         try:
             while (source or inflight) and not broken:
-                while source and len(inflight) < window:
-                    claim, cell = source.popleft()
-                    inflight[pool.submit(_execute_safe, cell, claim.run_cell)] = (claim, cell)
+                while source and len(inflight) < window and not dead:
+                    claim, cell = source[0]
+                    try:
+                        fut = pool.submit(_execute_safe, cell, claim.run_cell)
+                    except BrokenProcessPool:  # broke while we refilled: this cell never ran
+                        dead = True
+                        break
+                    source.popleft()
+                    inflight[fut] = (claim, cell)
+                if not inflight:
+                    break
                 done, _ = wait(inflight, return_when=FIRST_COMPLETED)
                 for fut in done:
                     claim, cell = inflight.pop(fut)
