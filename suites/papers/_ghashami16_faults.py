@@ -10,11 +10,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kpca_suite.kernels import RandomFourierFeatures, check_random_state, draw_rff
+from kpca_suite.kernels import Kernel, RandomFourierFeatures, check_random_state
 from kpca_suite.kernels.frequent_directions import FrequentDirections
 from kpca_suite.methods.base import reset_fitted
 from kpca_suite.methods.skpca import SKPCA
 from kpca_suite.methods.streaming_nystrom import StreamingNystrom
+
+from ..adapters import RandomFourierMap
 
 
 class SigmaShrinkFD(FrequentDirections):
@@ -40,12 +42,6 @@ class DeltaDroppingFD(FrequentDirections):
         out = super().merge(other)
         out.delta_ -= other.delta_
         return out
-
-
-def narrow_rff(d, m, kernel="gaussian", gamma=1.0, variant="cos", random_state=None):
-    """omega ~ N(0, gamma I) instead of N(0, 2 gamma I): the features of the
-    kernel exp(-gamma ||x-y||^2 / 2), the other bandwidth convention."""
-    return draw_rff(d, m, kernel, gamma / 2.0, variant, random_state)
 
 
 class StaleSKPCA(SKPCA):
@@ -112,24 +108,10 @@ class WrongBandwidthNystrom(StreamingNystrom):
         super().__init__(n_landmarks, type(kernel)(kernel.name, gamma=kernel.gamma * 10.0), **kw)
 
 
-class _NarrowRFFMap:
-    """The random Fourier map with omega ~ N(0, gamma I) as a transformer."""
-
-    def __init__(self, n_features, kernel, random_state):
-        self.n_features, self.kernel, self.random_state = n_features, kernel, random_state
-
-    def fit(self, X):
-        self.feature_map_ = narrow_rff(np.shape(X)[1], self.n_features, self.kernel.name, self.kernel.gamma, "cos",
-                                       self.random_state)
-        return self
-
-    def transform(self, X):
-        return self.feature_map_.transform(X)
-
-
 def narrow_rff_map(n_components, budget, kernel, random_state):
-    """:func:`narrow_rff` in the kernel-approximation role."""
-    return _NarrowRFFMap(budget, kernel, random_state)
+    """omega ~ N(0, gamma I) instead of N(0, 2 gamma I): the features of the kernel
+    exp(-gamma ||x-y||^2 / 2), the other bandwidth convention (the map of gamma / 2)."""
+    return RandomFourierMap(budget, Kernel(kernel.name, gamma=kernel.gamma / 2.0), random_state)
 
 
 def unscaled_skpca(n_components, budget, kernel, random_state):

@@ -43,11 +43,12 @@ import numpy as np
 from kpca_suite.kernels import Kernel, median_gamma
 from kpca_suite.methods import FixedLandmarks, LeverageScoreLandmarks, NystromKPCA, UniformLandmarks
 from kpca_suite.methods.landmarks import KMeansLandmarks, PivotedCholeskyLandmarks, RecursiveLeverageLandmarks
-from kpca_suite.theory import FourierModel, basis_from_coefficients, octaves, poly_grid
+from kpca_suite.theory import FourierModel, octaves, poly_grid
 
 from ..claim import Cell, CellList, Claim, Fault, Grid, Outcome, Paper, PerProfile, Tolerance
 from ..judging import AllOf, SlopeInBand, collect, combine
 from ..plots import save_figure
+from ..probes import fitted_subspace
 from ._landmarks_faults import smallest_residual, snap_to_first, top_leverage
 
 PAPER = Paper(
@@ -166,7 +167,7 @@ def population_experiment(cell: Cell, estimators) -> dict:
     Phi = model.features(model.sample(cell.n, cell.rng()))
     idx = _select(cell, estimators, Phi, LINEAR)
     est = fit_nystrom(estimators["nystrom"], p["ell"], LINEAR, Phi, idx)
-    R = model.reconstruction_error(basis_from_coefficients(est.basis_points_, est.coefficients_))
+    R = model.reconstruction_error(fitted_subspace(est, Phi.shape[1], cell.rng("probe")))
     tail = model.tail(p["ell"])
     return {"R": R, "R_C": tail, "ratio": R / tail, "m_eff": float(len(idx)), "k": float(est.n_components)}
 
