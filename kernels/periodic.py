@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from scipy.special import bernoulli, comb, zeta
@@ -67,6 +68,8 @@ class PeriodicKernel:
 
     decay: str = "poly"
     rate: float = 1
+    #: The kernel's family, as ``Kernel.name`` (what a role's ``kernel`` names; suites.roles.Subject).
+    name: ClassVar[str] = "periodic"
 
     def __post_init__(self):
         if self.decay not in DECAYS:

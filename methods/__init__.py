@@ -6,7 +6,7 @@ from .base import NotFittedError, check_is_fitted, reset_fitted
 from .centered_nystrom import CenteredNystromKPCA
 from .exact import ExactKPCA
 from .kpcr import KPCR, CenteredNystromKRR
-from .krr import KernelRidge, NystromKRR
+from .krr import KernelRidge, NystromFeatures, NystromKRR
 from .landmarks import (FixedLandmarks, KMeansLandmarks, LeverageScoreLandmarks, PivotedCholeskyLandmarks,
                         RecursiveLeverageLandmarks, UniformLandmarks, select_landmarks)
 from .nystrom import NystromKPCA
@@ -21,6 +21,6 @@ __all__ = [
     "UniformLandmarks", "LeverageScoreLandmarks", "FixedLandmarks", "RecursiveLeverageLandmarks",
     "KMeansLandmarks", "PivotedCholeskyLandmarks",
     "RFERM", "RFOja", "SKPCA", "StreamingNystrom", "InverseSchedule", "ConstantSchedule", "ThreePhaseSchedule",
-    "KernelRidge", "NystromKRR", "KPCR", "CenteredNystromKRR",
+    "KernelRidge", "NystromKRR", "NystromFeatures", "KPCR", "CenteredNystromKRR",
     "NotFittedError", "check_is_fitted", "reset_fitted", "select_landmarks",
 ]

@@ -31,6 +31,10 @@ Column selection (``sampling``, ``n_landmarks`` = p columns):
   [K (K + n lambda I)^{-1}]_ii, deduplicated (:class:`methods.landmarks.LeverageScoreLandmarks`).
   **An extension: the paper has no leverage-score sampler** (it names it future work);
 * any landmark strategy object with ``select(X, kernel, rng)`` (e.g. ``FixedLandmarks``).
+
+:class:`NystromFeatures` is the same column sampling and feature map phi without the
+regression (a transformer: ``fit(X)``, ``transform(X)``, with transform(X) transform(X)^T = L),
+the "kernel-approximation" role of the suites' adapters.
 """
 
 from __future__ import annotations
@@ -57,6 +61,32 @@ def check_targets(y, n: int) -> np.ndarray:
     if arr.shape[0] != n:
         raise ValueError(f"y must have one row per sample (n = {n}), got {arr.shape[0]}")
     return arr
+
+
+def check_sampling(sampling, allowed):
+    """``sampling`` must be one of ``allowed`` or a landmark strategy object (with
+    ``select``); else a ValueError naming it."""
+    if not hasattr(sampling, "select") and not (isinstance(sampling, str) and sampling in allowed):
+        raise ValueError(f"sampling must be one of {allowed} or a strategy object, got {sampling!r}")
+
+
+def column_order(sampling, p: int, X, kernel, rng):
+    """The candidate columns of the incomplete Cholesky for ``sampling`` "pivot" (the
+    string "pivot"), "random" (a uniform permutation of all n), "uniform" (p rows
+    uniformly without replacement) or a landmark strategy object (its rows)."""
+    if isinstance(sampling, str) and sampling == "pivot":
+        return "pivot"
+    if isinstance(sampling, str) and sampling == "random":
+        return rng.permutation(X.shape[0])
+    strategy = UniformLandmarks(p) if isinstance(sampling, str) and sampling == "uniform" else sampling
+    return select_landmarks(strategy, X, kernel, rng)
+
+
+def column_features(kernel, columns, R, X) -> np.ndarray:
+    """phi(x) = R^{-1} k(I, x) for the rows of X, shape (len(X), r): the Nyström feature
+    map of the columns I (points ``columns``) with R = G[I, :] lower triangular, R R^T = W."""
+    Kx = kernel.block(columns, X, validate=False)
+    return sla.solve_triangular(R, Kx, lower=True).T
 
 
 class _KRRBase:
@@ -150,24 +180,13 @@ class NystromKRR(_KRRBase):
         self.random_state = random_state
 
     def _order(self, X, rng):
-        p = self.n_landmarks
-        if self.sampling == "pivot":
-            return "pivot"
-        if self.sampling == "random":
-            return rng.permutation(X.shape[0])
-        if self.sampling == "uniform":
-            strategy = UniformLandmarks(p)
-        elif self.sampling == "leverage":
-            strategy = LeverageScoreLandmarks(p, s=self.ridge)
-        else:
-            strategy = self.sampling
-        return select_landmarks(strategy, X, self.kernel, rng)
+        if self.sampling == "leverage":
+            return select_landmarks(LeverageScoreLandmarks(self.n_landmarks, s=self.ridge), X, self.kernel, rng)
+        return column_order(self.sampling, self.n_landmarks, X, self.kernel, rng)
 
     def fit(self, X, y):
         X, y = self._validate(X, y)
-        if not hasattr(self.sampling, "select") and not (isinstance(self.sampling, str)
-                                                         and self.sampling in SAMPLINGS):
-            raise ValueError(f"sampling must be one of {SAMPLINGS} or a strategy object, got {self.sampling!r}")
+        check_sampling(self.sampling, SAMPLINGS)
         check_choice(self.solver, "solver", SOLVERS)
         n = X.shape[0]
         p = check_rank(self.n_landmarks, "n_landmarks", n, "the number of samples n")
@@ -200,5 +219,66 @@ class NystromKRR(_KRRBase):
         """The feature map phi(x) = R^{-1} k(I, x), shape (len(X), r); equals ``features_``
         on the training points."""
         X = self._check_fitted(X)
-        Kx = self.kernel.block(self.X_fit_, X, validate=False)
-        return sla.solve_triangular(self._chol_, Kx, lower=True).T
+        return column_features(self.kernel, self.X_fit_, self._chol_, X)
+
+
+class NystromFeatures:
+    """The Nyström approximation of K by p sampled columns (Eq. (4)) as a feature map, for
+    any KernelLike: NystromKRR's columns and features without the regression.
+
+    ``fit(X)`` chooses the candidate columns by ``sampling`` and factors them by incomplete
+    Cholesky, G G^T = L = C W^+ C^T (C = K(V, I), W = K(I, I)); ``transform(x)`` =
+    phi(x) = R^{-1} k(I, x) with R = G[I, :], so transform(X) = G on the training points and
+    transform(X) transform(X)^T = L. O(p^2 n) time, p n kernel evaluations.
+
+    Parameters
+    ----------
+    kernel : KernelLike
+        kernels.Kernel, kernels.PeriodicKernel, ...
+    n_landmarks : int
+        p, 1 <= p <= n, the number of sampled columns (at most p are kept).
+    sampling : "uniform", "random", "pivot" or a landmark strategy object
+        As NystromKRR's: "uniform" draws p columns uniformly without replacement and drops
+        those numerically in the span of the others (W^+); "random" runs the factorisation
+        in a uniformly random order, skipping them.
+    tol : float
+        Residual cut-off of the incomplete Cholesky, relative to max_i K_ii.
+    random_state : int, Generator or None
+
+    Attributes
+    ----------
+    column_indices_ : (r,) the columns kept, in factorisation order; ``rank_`` = r.
+    features_ : (n, r) G.
+    X_fit_ : X[column_indices_].
+    """
+
+    SAMPLINGS = ("uniform", "random", "pivot")
+
+    def __init__(self, kernel, n_landmarks: int, sampling="uniform", tol: float = 1e-12, random_state=None):
+        self.kernel = kernel
+        self.n_landmarks = n_landmarks
+        self.sampling = sampling
+        self.tol = tol
+        self.random_state = random_state
+
+    def fit(self, X, y=None):
+        reset_fitted(self)
+        check_kernel(self.kernel, like=True)
+        X = check_array(X, "X")
+        check_sampling(self.sampling, self.SAMPLINGS)
+        p = check_rank(self.n_landmarks, "n_landmarks", X.shape[0], "the number of samples n")
+        rng = check_random_state(self.random_state)
+        chol = incomplete_cholesky(X, self.kernel, p, column_order(self.sampling, p, X, self.kernel, rng), self.tol)
+        self.column_indices_ = chol.indices
+        self.rank_ = len(chol.indices)
+        self.features_ = chol.factor
+        self.X_fit_ = X[chol.indices]
+        self._chol_ = chol.factor[chol.indices]
+        return self
+
+    def transform(self, X) -> np.ndarray:
+        """phi(x) = R^{-1} k(I, x), shape (len(X), r)."""
+        check_is_fitted(self, "features_")
+        X = check_array(X, "X")
+        check_same_width(X, self.X_fit_, "X", "the training data")
+        return column_features(self.kernel, self.X_fit_, self._chol_, X)

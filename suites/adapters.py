@@ -8,10 +8,11 @@ An adapter says whether it centres in feature space: the claims of Sterge et al.
 and Ullah et al. are uncentred, so a centring implementation computes another
 estimand there, and the conformance matrix says so instead of failing it.
 
-Kernels: ours take any :class:`~kpca_suite.kernels.Kernel`; scikit-learn's
-adapters translate the Gaussian (``rbf``), Laplacian, linear and unnormalised
-polynomial kernels and raise :class:`UnsupportedKernel` for others (the
-periodic kernels of Bach 2013 have no scikit-learn name).
+Kernels: ours take any :class:`~kpca_suite.kernels.Kernel`, and
+``ours-nystrom-columns`` any ``KernelLike`` (the periodic kernels of Bach 2013
+too); scikit-learn's adapters translate the Gaussian (``rbf``), Laplacian, linear
+and unnormalised polynomial kernels and raise :class:`UnsupportedKernel` for
+others (the periodic kernels have no scikit-learn name).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from kpca_suite.kernels import draw_rff
+from kpca_suite.kernels import KERNELS, draw_rff
 
 
 class UnsupportedKernel(NotImplementedError):
@@ -60,6 +61,16 @@ def ours_nystrom(n_components, budget, kernel, random_state):
     n_components None keeps all ``budget`` directions (the whole Nyström map)."""
     from kpca_suite.methods import NystromKPCA
     return NystromKPCA(n_components or budget, kernel, landmarks=budget, random_state=random_state)
+
+
+def ours_nystrom_columns(n_components, budget, kernel, random_state):
+    """The Nyström map of ``budget`` columns drawn uniformly without replacement (Bach 2013,
+    Eq. (4)), factored by incomplete Cholesky: Z = transform(X) has Z Z^T = C W^+ C^T. Any
+    KernelLike (``block``, ``diag``), the periodic kernels included; ``n_components`` must be None."""
+    from kpca_suite.methods import NystromFeatures
+    if n_components is not None:
+        raise ValueError("ours-nystrom-columns is a feature map: n_components must be None")
+    return NystromFeatures(kernel, budget, sampling="uniform", random_state=random_state)
 
 
 def ours_exact(n_components, budget, kernel, random_state):
@@ -288,7 +299,10 @@ SKLEARN_KERNELS = ("gaussian", "laplacian", "linear", "polynomial")
 KPCA, APPROX, STREAM = "kpca-projection", "kernel-approximation", "streaming-kpca"
 
 ADAPTERS = {a.name: a for a in (
-    Adapter("ours-nystrom", (KPCA, APPROX), ours_nystrom, False, "kpca_suite NystromKPCA, uniform landmarks", kind="nystrom"),
+    Adapter("ours-nystrom", (KPCA, APPROX), ours_nystrom, False, "kpca_suite NystromKPCA, uniform landmarks",
+            kernels=KERNELS, kind="nystrom"),
+    Adapter("ours-nystrom-columns", (APPROX,), ours_nystrom_columns, False, "kpca_suite NystromFeatures: "
+            "incomplete Cholesky of uniform columns (Bach 2013, Eq. (4)), any KernelLike", kind="nystrom"),
     Adapter("ours-exact", (KPCA,), ours_exact, False, "kpca_suite ExactKPCA", budgeted=False, kind="exact"),
     Adapter("ours-rf-erm", (KPCA,), ours_rf_erm, False, "kpca_suite RFERM (random features + PCA)",
             kernels=("gaussian", "laplacian"), kind="random-features"),

@@ -74,8 +74,11 @@ def resolve(spec: str) -> Estimator:
 
 
 def probe_kernel(name: str):
-    """A kernel of the subject's kind for the up-front check (gamma = 1)."""
-    from kpca_suite.kernels import Kernel
+    """A kernel of the subject's kind for the up-front check: ``Kernel(name, gamma=1)``,
+    or for "periodic" the B_2 kernel ``PeriodicKernel("poly", 1)`` (Bach 2013)."""
+    from kpca_suite.kernels import Kernel, PeriodicKernel
+    if name == PeriodicKernel.name:
+        return PeriodicKernel("poly", 1)
     return Kernel(name, gamma=1.0)
 
 

@@ -1,7 +1,9 @@
 """Estimators written outside kpca_suite, as a library under test would write its own:
-a plain NumPy Nyström KPCA (uncentred, uniform landmarks), the same with a realistic
-bug (it keeps 5 landmarks whatever budget it is given), and factories that are wrong
-in the ways `--estimator` must report."""
+a plain NumPy Nyström KPCA (uncentred, uniform landmarks; with n_components None the
+whole Nyström map, a kernel approximation for any kernel with ``block``, the periodic
+kernels of bach13.rank-rule too), the same with a realistic bug (it keeps 5 landmarks
+whatever budget it is given), and factories that are wrong in the ways `--estimator`
+must report."""
 
 import numpy as np
 

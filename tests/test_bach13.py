@@ -8,6 +8,9 @@ import pytest
 import kpca_suite.suites.papers.bach13 as b13
 from kpca_suite.kernels.cholesky import incomplete_cholesky
 from kpca_suite.kernels.periodic import PeriodicKernel
+from kpca_suite.methods import NystromFeatures, NystromKRR
+from kpca_suite.suites.adapters import ours_nystrom_columns
+from kpca_suite.suites.claim import Cell, Result
 from kpca_suite.theory.dof import krr_risk
 from kpca_suite.theory.periodic import periodic_signal, uniform_design
 from tests.claims import run_claim
@@ -68,3 +71,70 @@ def test_settled_at_most_is_the_p_from_which_on_the_curve_stays_below():
     assert b13._settled_at_most([2.0, 0.5, 2.0, 0.5, 0.4], 1.0) == 4
     assert b13._settled_at_most([0.5, 0.4], 1.0) == 1
     assert b13._settled_at_most([0.5, 2.0], 1.0) == 3
+
+
+def _spectral_risk(L, z, lam, sigma2):
+    e, U = np.linalg.eigh(L)
+    bias, var = krr_risk(np.clip(e, 0, None), (U.T @ z) ** 2, len(z), lam, sigma2)
+    return bias + var
+
+
+def test_factor_risk_is_the_spectral_risk_of_z_z_transpose_for_any_factor():
+    X = uniform_design(60, 1)
+    z = periodic_signal(X, "poly", 2)
+    rng = np.random.default_rng(2)
+    G = incomplete_cholesky(X, PeriodicKernel("exp", 1.0), 12, rng.permutation(60)).factor
+    assert b13.factor_risk(G, z, 1e-3, 0.5) == pytest.approx(b13.nested_risks(G, z, 1e-3, 0.5)[-1], rel=1e-12)
+    for Z in (G, G @ np.linalg.qr(rng.standard_normal((12, 12)))[0],   # a rotated factor: the same L
+              np.column_stack([G, G[:, :3]]),                            # rank-deficient
+              rng.standard_normal((60, 75))):                            # more columns than rows
+        assert b13.factor_risk(Z, z, 1e-3, 0.5) == pytest.approx(_spectral_risk(Z @ Z.T, z, 1e-3, 0.5), rel=1e-9)
+    assert b13.factor_risk(np.zeros((60, 0)), z, 1e-3, 0.5) == pytest.approx(z @ z / 60)  # L = 0: all bias
+
+
+def test_nystrom_features_is_nystrom_krrs_feature_map_for_any_kernel_like():
+    X = uniform_design(90, 3)
+    kern = PeriodicKernel("poly", 1)
+    f = ours_nystrom_columns(None, 20, kern, 5).fit(X)
+    assert isinstance(f, NystromFeatures)
+    krr = NystromKRR(kern, 1e-3, 20, sampling="uniform", random_state=5).fit(X, np.ones(90))
+    assert np.array_equal(f.column_indices_, krr.column_indices_)
+    Xnew = uniform_design(7, 4)
+    assert np.allclose(f.transform(Xnew), krr.transform(Xnew), rtol=0, atol=1e-12)
+    Z = f.transform(X)
+    idx = f.column_indices_  # L = C W^-1 C^T (Eq. (4)): exact on the sampled columns
+    assert np.allclose((Z @ Z.T)[:, idx], kern.block(X)[:, idx], atol=1e-10)
+    with pytest.raises(ValueError, match="feature map"):
+        ours_nystrom_columns(3, 20, kern, 0)
+
+
+def test_rank_budgets_are_the_multiples_of_d_and_the_rule_capped_at_n():
+    assert b13.rank_budgets(10.2, 400) == {"0.25d": 3, "0.5d": 6, "1d": 11, "2d": 21, "4d": 41, "rule": 62}
+    assert b13.rank_budgets(30.0, 50)["rule"] == 50 and b13.rank_budgets(30.0, 50)["4d"] == 50
+
+
+def _fake(ratios, kernel=("poly", 1), n=100, seeds=2):
+    keys = b13.RANK_KEYS
+    return [Result(Cell.make("bach13.rank-rule", "uniform", n, s, kdecay=kernel[0], krate=kernel[1]),
+                   {**{f"ratio_{k}": r for k, r in zip(keys, ratios)}, **{f"p_{k}": 10.0 for k in keys},
+                    **{f"width_{k}": 10.0 for k in keys}}) for s in range(seeds)]
+
+
+def test_judge_rank_brackets_p1_over_d_between_a_quarter_and_four_and_checks_the_rule():
+    good = _fake([3.0, 1.5, 1.02, 1.005, 1.001, 1.002]) + _fake([2.0, 1.3, 1.0, 0.99, 0.995, 0.998], n=200)
+    out = b13.judge_rank(good, "ci")
+    assert out.status == "holds", out.summary
+    assert "n=100: (1, 2]" in out.summary and "n=200: (0.5, 1]" in out.summary
+    assert b13.judge_rank(good + _fake([3.0, 2.0, 1.5, 1.2, 1.02, 1.002], n=400), "ci").status == "fails"  # > 4 d
+    assert b13.judge_rank(good + _fake([1.005] * 6, n=400), "ci").status == "fails"        # <= d/4 is too few
+    late = b13.judge_rank(good + _fake([3.0, 2.0, 1.5, 1.2, 1.005, 1.02], n=400), "ci")     # rule loses > 1%
+    assert late.status == "fails" and "n=400: (2, 4]" in late.summary
+
+
+def test_rank_rule_is_a_role_claim_on_the_periodic_kernel():
+    claim = next(c for c in b13.CLAIMS if c.id == "bach13.rank-rule")
+    assert claim.subject.role == "kernel-approximation" and claim.subject.kernel == "periodic"
+    assert claim.estimators[claim.subject.estimator] is ours_nystrom_columns
+    assert {f.name for f in claim.faults} == {"crowded-columns", "eighth-budget"}
+    pivoting = next(c for c in b13.CLAIMS if c.id == "bach13.pivoting")
+    assert pivoting.subject is None and pivoting.experiment is b13.pivot_experiment

@@ -15,7 +15,7 @@ from kpca_suite.kernels import Kernel
 from kpca_suite.methods import FixedLandmarks, NystromKPCA
 from kpca_suite.suites import registry
 from kpca_suite.suites.adapters import ADAPTERS, UnsupportedKernel
-from kpca_suite.suites.conformance import check, resolve
+from kpca_suite.suites.conformance import Entry, check, plan, resolve
 from kpca_suite.suites.probes import fitted_subspace, stream
 from kpca_suite.suites.roles import EstimatorError
 from kpca_suite.theory import basis_from_coefficients
@@ -105,6 +105,23 @@ def test_a_correct_external_nystrom_holds_and_one_that_keeps_five_landmarks_fail
     assert good["sterge20.cor42-poly"].status == "holds", good["sterge20.cor42-poly"].summary
     bad = check(ext.five_landmarks, claims=["sterge20.cor42-poly"], profile="ci")
     assert bad["sterge20.cor42-poly"].status == "fails", bad["sterge20.cor42-poly"].summary
+
+
+def test_the_plan_runs_bach13_rank_rule_with_our_column_nystrom_and_marks_scikit_learns_kernel_unsupported():
+    claim = registry.get("bach13.rank-rule")
+    names = ("ours-nystrom-columns", "ours-nystrom", "sklearn-nystroem", "sklearn-nystroem-tsvd", "sklearn-rbf")
+    runs, skipped = plan([claim], [ADAPTERS[a] for a in names], "ci")
+    assert [c.id for c in runs] == ["bach13.rank-rule", "bach13.rank-rule[ours-nystrom-columns]"]
+    for name in ("sklearn-nystroem", "sklearn-nystroem-tsvd", "ours-nystrom"):  # NystromKPCA takes a Kernel only
+        assert skipped[claim.id, name] == Entry("n/a", "no periodic kernel")
+    assert skipped[claim.id, "sklearn-rbf"] == Entry("n/a", "a claim about nystrom, not random-features")
+
+
+def test_an_external_nystrom_holds_bach13_rank_rule_and_one_that_keeps_five_landmarks_fails():
+    good = check(ext.nystrom, claims=["bach13.rank-rule"], profile="ci")["bach13.rank-rule"]
+    assert good.status == "holds", good.summary
+    bad = check(ext.five_landmarks, claims=["bach13.rank-rule"], profile="ci")["bach13.rank-rule"]
+    assert bad.status == "fails", bad.summary
 
 
 def test_check_leaves_out_kernels_it_cannot_express_and_names_another_estimand():

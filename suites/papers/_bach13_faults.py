@@ -13,7 +13,7 @@ import numpy as np
 
 from kpca_suite.kernels.cholesky import CholeskyFactor
 from kpca_suite.kernels.periodic import PeriodicKernel, bernoulli_polynomial
-from kpca_suite.methods.krr import NystromKRR
+from kpca_suite.methods.krr import NystromFeatures, NystromKRR
 from kpca_suite.theory.dof import optimal_lambda
 
 
@@ -121,6 +121,28 @@ def crowded_order(X, rng):
     """Columns nearest x = 0.5 first: a column set crowded in one spot of [0, 1), whose
     span misses most of the interval (replaces a column order)."""
     return _crowded(X)
+
+
+@dataclass(frozen=True)
+class CrowdedColumns:
+    """A landmark strategy (``select``) that takes the m points nearest x = 0.5."""
+
+    m: int
+
+    def select(self, X, kernel, random_state=None) -> np.ndarray:
+        return np.sort(_crowded(X)[:self.m])
+
+
+def crowded_columns(n_components, budget, kernel, random_state):
+    """A kernel-approximation factory whose ``budget`` columns are the points nearest x = 0.5
+    (replaces uniform column sampling in bach13.rank-rule)."""
+    return NystromFeatures(kernel, budget, sampling=CrowdedColumns(budget), random_state=random_state)
+
+
+def eighth_budget(n_components, budget, kernel, random_state):
+    """Uniform columns, but ceil(budget / 8) of them whatever the budget: p proportional to
+    the budget (so to d) with a constant 8 times too small (replaces the uniform sampler)."""
+    return NystromFeatures(kernel, math.ceil(budget / 8), sampling="uniform", random_state=random_state)
 
 
 def crowded_subset(X, p, rng):

@@ -7,6 +7,8 @@ risk (bias + variance, :mod:`theory.dof`): no Monte Carlo over the noise, except
 check of those formulas. The grid design (circulant, FFT) gives exact df and risks in
 O(n log n); the uniform random design (the paper's Fig. 2 right) needs one O(n^3)
 eigendecomposition per cell. No bandwidth rule: the kernels have fixed spectra.
+bach13.rank-rule declares a role (kernel-approximation, kernel "periodic"): it reads any
+implementation through make(None, p, kernel, random_state), fit(X) and transform(X) only.
 The planted faults are in :mod:`._bach13_faults`.
 """
 
@@ -27,9 +29,11 @@ from kpca_suite.theory.dof import dof_circulant, dof_from_eigh, krr_risk, optima
 from kpca_suite.theory.periodic import grid_design, grid_energy, grid_spectrum, periodic_signal, uniform_design
 from kpca_suite.theory.table1 import eq6_rank, first_nonvacuous_n, lemma_b1_bound, reference_slope, table1_line
 
+from ..adapters import ours_nystrom_columns
 from ..claim import Claim, Fault, Fit, Grid, Outcome, Paper, PerProfile, Tolerance
-from ..judging import AllOf, AllWithin, collect, combine, fmt_ci
-from ..plots import save_figure
+from ..judging import AllOf, AllWithin, collect, combine
+from ..plots import safe_name, save_figure
+from ..roles import Subject, build
 from . import _bach13_faults as faults
 
 PAPER = Paper(
@@ -70,7 +74,8 @@ PAPER = Paper(
 - **Unreported settings**: sigma^2, the n ranges, the lambda grids and the number of draws of I are not given;
   the suite uses sigma^2 = 1 and the grids of each claim. The experiments' p_1% ("the rank for a 1% worse
   risk") is taken as the p from which on the risk ratio stays within 1%, not its first crossing, which the
-  paper itself calls unstable (Sec. 5).
+  paper itself calls unstable (Sec. 5); bach13.rank-rule, which fits any implementation afresh at each
+  budget, brackets it by the ratio at p = ⌈d/4⌉ and ⌈4d⌉ instead of scanning every p.
 - Sec. 4.1's "lambda typically smaller than a constant times 1/sqrt(n)" fails in Table 1's lines 1 and 3
   (2 beta / (4 beta + 1) < 1/2); the suite does not assert it.
 """,
@@ -111,14 +116,38 @@ def _random_problem(cell, lam_scale: float = 1.0):
     return dict(X=X, kern=kern, z=z, K=K, e=e, U=U, lam=lam, risk=bias + var, dof=dof)
 
 
+def _risk_in_basis(M, q, zz, n, lam, sigma2):
+    """Exact risk of the KRR smoother of L = Q M Q^T (Q orthonormal columns, M PSD) at
+    lambda, from q = Q^T z and zz = ||z||^2.
+
+    The smoother is Q S Q^T with S = (M + n lambda I)^{-1} M (symmetric), so
+    bias = (1/n) (||z||^2 - ||q||^2 + ||(I - S) q||^2) and variance = (sigma^2 / n) ||S||_F^2
+    (:func:`theory.dof.krr_risk` in L's eigenbasis). O(k^3) for k = len(q)."""
+    k = M.shape[0]
+    if k == 0:
+        return zz / n  # L = 0 predicts 0: all bias
+    S = sla.cho_solve(sla.cho_factor(M + n * lam * np.eye(k)), M)
+    bias = (max(zz - q @ q, 0.0) + np.sum((q - S @ q) ** 2)) / n
+    return bias + sigma2 * np.sum(S**2) / n
+
+
+def factor_risk(Z, z, lam, sigma2):
+    """Exact risk (:func:`theory.dof.krr_risk`) of KRR with the kernel matrix L = Z Z^T at
+    lambda, for any (n, m) factor Z (e.g. Z = transform(X) of a kernel approximation).
+
+    Thin QR Z = Q R gives L = Q M Q^T with M = R R^T; the risk is :func:`_risk_in_basis`
+    of (M, q = Q^T z). O(n m^2 + m^3) for m <= n."""
+    Q, R = np.linalg.qr(Z)
+    return _risk_in_basis(R @ R.T, Q.T @ z, float(z @ z), Z.shape[0], lam, sigma2)
+
+
 def nested_risks(G, z, lam, sigma2):
     """Exact risk (:func:`theory.dof.krr_risk`) of L_p = G_p G_p^T for every prefix p = 1..r
     of the columns of G, by Cholesky solves instead of r eigendecompositions.
 
-    G = Q R (QR is nested: Q_p spans G_p), so L_p = Q_p M_p Q_p^T with M_p = R_p R_p^T and
-    the smoother is Q_p S_p Q_p^T, S_p = (M_p + n lambda I)^{-1} M_p (symmetric). With
-    q = Q^T z: bias = (1/n) (||z||^2 - ||q_p||^2 + ||(I - S_p) q_p||^2) and variance =
-    (sigma^2 / n) ||S_p||_F^2. O(n r^2 + sum_p p^3 / 3).
+    G = Q R (QR is nested: Q_p spans G_p and G_p = Q_p R_p, R_p = R[:p, :p]), so L_p =
+    Q_p M_p Q_p^T with M_p = R_p R_p^T, and the risk of prefix p is :func:`_risk_in_basis`
+    of (M_p, q_p), q = Q^T z. O(n r^2 + sum_p p^3 / 3).
     """
     Q, R = np.linalg.qr(G)
     q = Q.T @ z
@@ -126,11 +155,7 @@ def nested_risks(G, z, lam, sigma2):
     zz = float(z @ z)
     out = np.empty(G.shape[1])
     for k in range(1, G.shape[1] + 1):
-        M = R[:k, :k] @ R[:k, :k].T
-        S = sla.cho_solve(sla.cho_factor(M + n * lam * np.eye(k)), M)
-        qk = q[:k]
-        bias = (max(zz - qk @ qk, 0.0) + np.sum((qk - S @ qk) ** 2)) / n
-        out[k - 1] = bias + sigma2 * np.sum(S**2) / n
+        out[k - 1] = _risk_in_basis(R[:k, :k] @ R[:k, :k].T, q[:k], zz, n, lam, sigma2)
     return out
 
 
@@ -374,24 +399,166 @@ def judge_table1(results, profile) -> Outcome:
                    fits, measured, predicted)
 
 
-# -- bach13.rank-rule and bach13.pivoting -------------------------------------------------
+# -- bach13.rank-rule (a role claim) --------------------------------------------------------
 
-PIVOT_KERNELS = (("poly", 1), ("exp", 1.0))
-RANK_DRAWS = 5  # column draws per design for uniform sampling (E_I of Thm 4.1); pivoting is deterministic
+RANK_DRAWS = 5  # column draws per design for uniform sampling (E_I of Thm 4.1), in both claims below
 RANK_RATIO_MAX = 1.01
-RANK_BAND = (0.25, 4.0)         # p_1% / d
-RANK_SLOPE_BAND = (0.65, 1.35)  # slope of log p_1% vs log d: 1 ± 0.35
-PIVOT_MAX = 1.5                 # pivoted p_1% <= 1.5 x uniform p_1%
+RANK_MULTIPLES = (0.25, 0.5, 1.0, 2.0, 4.0)  # budgets p = ⌈c d⌉; the judge reads 1/4 and 4, the rest are reported
+RANK_BAND = (0.25, 4.0)                     # p_1% / d, bracketed at p = ⌈d/4⌉ and ⌈4 d⌉
+RANK_KEYS = tuple(f"{c:g}d" for c in RANK_MULTIPLES) + ("rule",)
+RANK_SUBJECT = Subject("kernel-approximation", "uniform", centred=False, kernel="periodic",
+                       budget="p = ⌈c d⌉ columns (c = 1/4, 1/2, 1, 2, 4) and p = ⌈d ln n⌉, d of Eq. (5) at λ*; "
+                              "the whole map (n_components = None)",
+                       needs="Z = transform(X) on the training points (the exact KRR risk of L = Z Z^T)",
+                       probe=(("n_components", None), ("budget", 16)), kinds=("nystrom",))
+
+
+def rank_budgets(d, n) -> dict:
+    """{key: p}: p = min(n, ceil(c d)) for every c of ``RANK_MULTIPLES`` (key "<c>d") and the
+    theorem's rule p = min(n, ceil(d ln n)) (key "rule")."""
+    out = {f"{c:g}d": min(n, math.ceil(c * d)) for c in RANK_MULTIPLES}
+    out["rule"] = min(n, math.ceil(d * math.log(n)))
+    return out
 
 
 def rank_experiment(cell, estimators) -> dict:
+    """Mean risk ratio E_I[risk(L)] / risk(K) at each budget of :func:`rank_budgets`, for the
+    kernel approximation ``estimators[cell.method]`` ("uniform") read through its role only.
+
+    For each budget p and each of ``RANK_DRAWS`` draws j (random_state = the cell's
+    "columns-j" stream, the same for every implementation): make(None, p, kernel, random_state),
+    fit(X), Z = transform(X), and the exact risk of KRR with L = Z Z^T at the lambda* of full
+    KRR (:func:`factor_risk`); ``ratio_<key>`` is the mean over the draws of risk(L) / risk(K),
+    ``p_<key>`` the budget and ``width_<key>`` the mean number of columns of Z. Also d (Eq. (5))
+    and d_ave at lambda*."""
+    pr = _random_problem(cell)
+    n, X, z, lam = cell.n, pr["X"], pr["z"], pr["lam"]
+    d = float(pr["dof"].d)
+    out = {"d": d, "d_ave": float(pr["dof"].d_ave), "lam": lam}
+    for key, p in rank_budgets(d, n).items():
+        ratios, widths = [], []
+        for j in range(RANK_DRAWS):
+            est = build(estimators[cell.method], "kernel-approximation", cell, n_components=None, budget=p,
+                        kernel=pr["kern"], random_state=cell.seed_int(f"columns-{j}")).fit(X)
+            Z = np.asarray(est.transform(X), dtype=float)
+            if Z.ndim != 2 or Z.shape[0] != n:
+                raise ValueError(f"transform(X) must have one row per sample (n = {n}), got shape {Z.shape}")
+            ratios.append(factor_risk(Z, z, lam, SIGMA2) / pr["risk"])
+            widths.append(Z.shape[1])
+        out.update({f"ratio_{key}": float(np.mean(ratios)), f"p_{key}": float(p),
+                    f"width_{key}": float(np.mean(widths))})
+    return out
+
+
+def _groups(results, method):
+    """{(kdecay, krate, n): [results]} of one method."""
+    out = {}
+    for r in results:
+        if r.cell.method == method:
+            out.setdefault((r.cell.p["kdecay"], r.cell.p["krate"], r.cell.n), []).append(r)
+    return dict(sorted(out.items()))
+
+
+def _group_name(key) -> str:
+    return f"{KERNEL_NAMES[key[0], key[1]]} n={key[2]}"
+
+
+def _rank_means(results) -> dict:
+    """{(kdecay, krate, n): {key: mean over seeds of ratio_<key>}}."""
+    return {k: {key: float(np.mean([r.metrics[f"ratio_{key}"] for r in g])) for key in RANK_KEYS}
+            for k, g in _groups(results, "uniform").items()}
+
+
+def _bracket(means: dict) -> str:
+    """p_1%/d bracketed by the multiples: "(a, c]" for the smallest multiple c from which on
+    (up to 4) the mean ratio stays <= 1.01, a the multiple before it."""
+    keys = [f"{c:g}d" for c in RANK_MULTIPLES]
+    above = [i for i, k in enumerate(keys) if means[k] > RANK_RATIO_MAX]
+    if not above:
+        return f"<= {RANK_MULTIPLES[0]:g}"
+    if above[-1] == len(keys) - 1:
+        return f"> {RANK_MULTIPLES[-1]:g}"
+    return f"({RANK_MULTIPLES[above[-1]]:g}, {RANK_MULTIPLES[above[-1] + 1]:g}]"
+
+
+def judge_rank(results, profile) -> Outcome:
+    """Per (kernel, n), the mean over seeds (designs) of each cell's mean over draws of
+    risk(L)/risk(K): at p = ceil(d ln n) <= 1.01 (Thm 4.1's rule, 1% of risk); at p = ceil(4 d)
+    <= 1.01 and at p = ceil(d / 4) > 1.01, i.e. p_1%/d in [1/4, 4] at every n (p proportional
+    to d, bracketed directly). Point checks on exact risks: never inconclusive."""
+    means = _rank_means(results)
+    rule_key = max(means, key=lambda k: means[k]["rule"])
+    high_key = max(means, key=lambda k: means[k]["4d"])
+    low_key = min(means, key=lambda k: means[k]["0.25d"])
+    rule, high, low = means[rule_key]["rule"], means[high_key]["4d"], means[low_key]["0.25d"]
+    parts = ["holds" if rule <= RANK_RATIO_MAX else "fails", "holds" if high <= RANK_RATIO_MAX else "fails",
+             "holds" if low > RANK_RATIO_MAX else "fails"]
+    inside = sum(1 for m in means.values() if m["4d"] <= RANK_RATIO_MAX < m["0.25d"])
+    by_kernel = {}
+    for k, m in means.items():
+        by_kernel.setdefault(KERNEL_NAMES[k[0], k[1]], []).append(f"n={k[2]}: {_bracket(m)}")
+    summary = (f"mean risk ratio risk(L)/risk(K) per (kernel, n): at p = ⌈d ln n⌉ max {rule:.4f} "
+               f"({_group_name(rule_key)}; <= 1.01); at p = ⌈4d⌉ max {high:.4f} ({_group_name(high_key)}; "
+               f"<= 1.01); at p = ⌈d/4⌉ min {low:.3f} ({_group_name(low_key)}; > 1.01): p_1%/d in [1/4, 4] at "
+               f"{inside} of {len(means)} (kernel, n); p_1%/d bracketed by the multiples: "
+               + "; ".join(f"{name} {', '.join(v)}" for name, v in by_kernel.items()))
+    widths = [r.metrics[f"width_{key}"] / r.metrics[f"p_{key}"] for r in results for key in RANK_KEYS]
+    measured = {"max_ratio_at_rule": rule, "max_ratio_at_4d": high, "min_ratio_at_d/4": low,
+                "groups_inside_band": inside, "min_width_over_budget": float(min(widths))}
+    for k, m in means.items():
+        measured.update({f"{_group_name(k)} ratio_{key}": v for key, v in m.items()})
+    return Outcome(combine(parts), summary, [], measured,
+                   {"ratio_at_rule": f"<= {RANK_RATIO_MAX}", "ratio_at_4d": f"<= {RANK_RATIO_MAX}",
+                    "ratio_at_d/4": f"> {RANK_RATIO_MAX}", "p1_over_d": list(RANK_BAND)})
+
+
+def rank_figure(results, verdict, outdir):
+    """The mean risk ratio minus 1 against p/d, one panel per kernel, one line per n (stars:
+    the rule p = ⌈d ln n⌉ at p/d = ln n); the 1% level and the band [1/4, 4] of p_1%/d."""
+    plt = _pyplot()
+    means = _rank_means(results)
+    kernels = sorted({k[:2] for k in means}, key=str)
+    fig, axes = plt.subplots(1, len(kernels), figsize=(4.6 * len(kernels), 4.2), sharey=True, squeeze=False)
+    for ax, kern in zip(axes[0], kernels):
+        ns = sorted(k[2] for k in means if k[:2] == kern)
+        for j, n in enumerate(ns):
+            m = means[kern + (n,)]
+            color = plt.cm.viridis(j / max(len(ns) - 1, 1))
+            ax.plot(RANK_MULTIPLES, [m[f"{c:g}d"] - 1 for c in RANK_MULTIPLES], "-o", ms=4, color=color,
+                    label=f"n = {n}")
+            ax.plot([math.log(n)], [m["rule"] - 1], "*", ms=9, color=color)
+        ax.axhline(RANK_RATIO_MAX - 1, color="k", ls=":", lw=0.8)
+        for c in RANK_BAND:
+            ax.axvline(c, color="0.5", ls="--", lw=0.7)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("symlog", linthresh=1e-3)
+        ax.set_xlabel("p / d  (stars: p = ⌈d ln n⌉)")
+        ax.set_title(KERNEL_NAMES[kern])
+        ax.grid(True, which="both", alpha=0.25)
+    axes[0][0].set_ylabel("mean risk(L) / risk(K) - 1")
+    axes[0][0].legend(fontsize=7)
+    fig.suptitle(f"{verdict.claim} — {verdict.status}: uniform columns, risk ratio at p = c d (dotted: 1%)")
+    return save_figure(fig, outdir, safe_name(verdict.claim).replace(".", "_") + "_ratios")
+
+
+# -- bach13.pivoting (not a role claim) ----------------------------------------------------
+
+PIVOT_KERNELS = (("poly", 1), ("exp", 1.0))
+PIVOT_MAX = 1.5                 # pivoted p_1% <= 1.5 x uniform p_1%
+
+
+def pivot_experiment(cell, estimators) -> dict:
     """p_1% for one random design and one column order (estimator ``cell.method``): the
     smallest p from which on the exact risk, averaged over ``RANK_DRAWS`` column draws
     (E_I of Eq. (7)), stays within 1% of full KRR's at lambda*, scanning every prefix up to
     ceil(d ln n). "From which on", not "the first p": with single draws the ratio dips below
     1 early and climbs back (the regularising effect, Sec. 4.4), which makes the first
     crossing the unstable criterion the paper warns about (Sec. 5). Also: that mean ratio
-    at p = ceil(d ln n); d, d_ave."""
+    at p = ceil(d ln n); d, d_ave.
+
+    Not a role claim: a column order is no role (pivoting is our incomplete Cholesky's own
+    rule), so it keeps the nested path: one factor per draw gives the exact risk of every
+    prefix p at once (:func:`nested_risks`), where a role estimator needs one fit per p."""
     order = estimators[cell.method]
     pr = _random_problem(cell)
     n, d = cell.n, float(pr["dof"].d)
@@ -409,45 +576,7 @@ def rank_experiment(cell, estimators) -> dict:
             "ratio_rule": float(ratios[-1]), "p_rule": float(p_rule), "lam": pr["lam"]}
 
 
-def _groups(results, method):
-    """{(kdecay, krate, n): [results]} of one method."""
-    out = {}
-    for r in results:
-        if r.cell.method == method:
-            out.setdefault((r.cell.p["kdecay"], r.cell.p["krate"], r.cell.n), []).append(r)
-    return dict(sorted(out.items()))
-
-
-def judge_rank(results, profile) -> Outcome:
-    """Max over (kernel, n) of the mean risk ratio at p = ceil(d ln n) <= 1.01; every (kernel, n)
-    mean of p_1%/d in [0.25, 4] with no censored cell; bootstrap CI of the slope of
-    log p_1% vs log d (over seeds) inside 1 +- 0.35."""
-    groups = _groups(results, "random")
-    ratio = max(np.mean([r.metrics["ratio_rule"] for r in g]) for g in groups.values())
-    per = {k: np.mean([r.metrics["p1"] / r.metrics["d"] for r in g]) for k, g in groups.items()}
-    censored = sum(1 for g in groups.values() for r in g if not r.metrics["reached"])
-    lo, hi = min(per.values()), max(per.values())
-    seeds = max(len(g) for g in groups.values())
-    x = np.array([np.mean([r.metrics["d"] for r in g]) for g in groups.values()])
-    Y = np.full((len(groups), seeds), np.nan)
-    for i, g in enumerate(groups.values()):
-        Y[i, :len(g)] = [r.metrics["p1"] for r in sorted(g, key=lambda r: r.cell.seed)]
-    order = np.argsort(x)
-    fit = fit_loglog(x[order], Y[order])
-    parts = ["holds" if ratio <= RANK_RATIO_MAX else "fails",
-             "holds" if RANK_BAND[0] <= lo and hi <= RANK_BAND[1] and not censored else "fails",
-             verdict_from_ci(fit.ci, RANK_SLOPE_BAND)]
-    summary = (f"max mean risk ratio at p = ⌈d ln n⌉: {ratio:.4f} (<= 1.01); p_1%/d in [{lo:.2f}, {hi:.2f}] "
-               f"(band [0.25, 4], {censored} censored); slope of log p_1% vs log d {fmt_ci(fit)} (1 ± 0.35)")
-    fits = [Fit("p_1% vs d (uniform, all kernels and n)", x[order], Y[order], fit.slope, fit.ci, fit.intercept,
-                predicted=1.0, band=RANK_SLOPE_BAND, xlabel="d (Eq. 5) at λ*", ylabel="p_1%")]
-    return Outcome(combine(parts), summary, fits,
-                   {"max_ratio_at_rule": ratio, "p1_over_d_min": lo, "p1_over_d_max": hi, "slope": fit.slope,
-                    "censored": censored},
-                   {"ratio_at_most": RANK_RATIO_MAX, "p1_over_d": list(RANK_BAND), "slope": list(RANK_SLOPE_BAND)})
-
-
-def rank_figure(results, verdict, outdir):
+def pivot_figure(results, verdict, outdir):
     """The paper's Fig. 2 right: p_1%/d and p_1%/d_ave against n, plain uniform, dashed pivoted."""
     plt = _pyplot()
     from matplotlib.ticker import NullFormatter
@@ -837,25 +966,41 @@ CLAIMS = [
         source="Bach 2013, Thm 4.1 / Sec. 4.4 (p linear in d), Fig. 2 right",
         statement="Uniform column sampling needs p proportional to d: p_1%/d stays O(1) across n, and "
                   "p = ⌈d ln n⌉ loses at most 1% of risk",
-        prediction="mean risk ratio at p = ⌈d ln n⌉ <= 1.01; p_1%/d in [0.25, 4]; log p_1% vs log d slope 1",
-        data=_RANDOM_DESIGN + "; B_2, B_4 and exp(ρ=1) kernels; columns in a uniformly random order "
-             f"(incomplete Cholesky), {RANK_DRAWS} draws per design",
-        metric="p_1%: the rank from which on the mean exact risk ratio risk(L_p)/risk(K) stays <= 1.01; that "
-               "ratio at p = ⌈d ln n⌉; d (Eq. 5) at λ*",
-        estimators={"random": random_order},
+        prediction="mean risk ratio <= 1.01 at p = ⌈d ln n⌉ and at p = ⌈4d⌉, > 1.01 at p = ⌈d/4⌉ "
+                   "(p_1%/d in [1/4, 4]) at every (kernel, n)",
+        data=_RANDOM_DESIGN + "; B_2, B_4 and exp(ρ=1) kernels; a kernel approximation of p uniformly "
+             f"sampled columns (incomplete Cholesky), fitted afresh at each budget, {RANK_DRAWS} draws per "
+             "design and budget",
+        metric="mean over draws and designs of the exact risk ratio risk(L)/risk(K), L = Z Z^T with Z = "
+               "transform(X), at p = ⌈c d⌉ (c = 1/4, 1/2, 1, 2, 4) and p = ⌈d ln n⌉; d (Eq. 5) at λ*",
+        estimators={"uniform": ours_nystrom_columns},
         experiment=rank_experiment,
-        grid=PerProfile(ci=_per_kernel(RANK_KERNELS, (50, 100, 200, 400), 5, ("random",)),
-                        quick=_per_kernel(RANK_KERNELS, (50, 100, 200, 400, 800), 6, ("random",)),
-                        full=_per_kernel(RANK_KERNELS, (200, 400, 800, 1600, 3200), 20, ("random",))),
+        subject=RANK_SUBJECT,
+        grid=PerProfile(ci=_per_kernel(RANK_KERNELS, (50, 100, 200, 400), 5, ("uniform",)),
+                        quick=_per_kernel(RANK_KERNELS, (50, 100, 200, 400, 800), 6, ("uniform",)),
+                        full=_per_kernel(RANK_KERNELS, (200, 400, 800, 1600, 3200), 20, ("uniform",))),
         judge=judge_rank,
         tolerance=Tolerance(
-            rule="ratio <= 1.01; band [0.25, 4] for every (kernel, n) mean with no censored cell; slope CI within "
-                 "1 ± 0.35",
-            evidence="pilots with exact risks, 10-20 draws of I, σ² = 0.25-1, B_2, B_4 and exp(ρ=1), n = 200-3200: "
-                     "p_1%/d in [0.74, 1.39], mean risk ratio at p = ⌈d ln n⌉ in [0.989, 1.0007]."),
-        faults=(Fault("crowded-columns", "the columns nearest x = 0.5 first instead of a random order",
-                      {"random": faults.crowded_order},
-                      keep=lambda c: c.p["kdecay"] == "poly" and c.seed < 2 and c.n <= 200),),
+            rule="per (kernel, n), the mean ratio (over designs and draws) <= 1.01 at p = ⌈d ln n⌉ and at "
+                 "p = ⌈4d⌉, > 1.01 at p = ⌈d/4⌉; exact risks, point checks",
+            evidence="the level 1.01 is the claim's own (1% of risk); the margins were measured with "
+                     "`kpca-suite run bach13.rank-rule` and the same cells at seed offsets. ci (n = 50..400, 5 "
+                     "designs per (kernel, n)), 4 disjoint runs, seeds 0-19: per (kernel, n) mean ratio at "
+                     "⌈d ln n⌉ 0.987-1.0014, at ⌈4d⌉ 0.974-1.0015, at ⌈d/4⌉ 1.99-16.6 (single designs: <= 1.0063, "
+                     "<= 1.016, >= 1.15); quick (n = 50..800, 6 designs), 3 runs, seeds 0-17: 0.988-1.0012, "
+                     "0.974-1.0030, 2.30-26.3. At ⌈2d⌉ the mean reached 1.029, so a band [1/4, 2] would not hold; "
+                     "the brackets of p_1%/d were (1/2, 4] in every (kernel, n) and run, (2, 4] only for B_4 "
+                     "(at every n in some run). Faults at ci (2 seed offsets): crowded-columns mean ratio >= 1.024 at ⌈4d⌉ and up to 3.1 at "
+                     "⌈d ln n⌉; eighth-budget >= 1.105 at ⌈4d⌉ and at ⌈d ln n⌉ in every (kernel, n). The former "
+                     "statistic (p_1% from one nested prefix scan per draw) saw p_1%/d in [0.97, 2.89] at ci; a "
+                     "slope of log p_1% vs log d on a budget grid was too wide to decide at ci, so no slope is "
+                     "judged."),
+        faults=(Fault("crowded-columns", "the p columns nearest x = 0.5 instead of uniform ones",
+                      {"uniform": faults.crowded_columns},
+                      keep=lambda c: c.p["kdecay"] == "poly" and c.seed < 2 and c.n <= 200),
+                Fault("eighth-budget", "uniform columns, but only ⌈p/8⌉ of the p granted: still p ∝ d, with "
+                      "a constant 8 times too small (a near miss)", {"uniform": faults.eighth_budget},
+                      keep=lambda c: c.seed < 2)),
         figure=rank_figure,
     ),
     Claim(
@@ -866,9 +1011,10 @@ CLAIMS = [
         prediction="p_1%(pivoted) <= 1.5 p_1%(uniform)",
         data=_RANDOM_DESIGN + "; B_2 and exp(ρ=1) kernels; columns in a random order (5 draws per design) or "
              "by column pivoting, on the same designs (paired by seed)",
-        metric="p_1% of each column order (as in bach13.rank-rule), pooled over (kernel, n)",
+        metric="p_1% of each column order: the rank from which on the mean exact risk ratio risk(L_p)/risk(K) "
+               "of the nested prefixes stays <= 1.01 (up to p = ⌈d ln n⌉), pooled over (kernel, n)",
         estimators={"random": random_order, "pivot": pivot_order},
-        experiment=rank_experiment,
+        experiment=pivot_experiment,
         grid=PerProfile(ci=_per_kernel(PIVOT_KERNELS, (100, 200, 400), 5, ("random", "pivot")),
                         quick=_per_kernel(PIVOT_KERNELS, (100, 200, 400), 6, ("random", "pivot")),
                         full=_per_kernel(PIVOT_KERNELS, (200, 400, 800, 1600, 3200), 20, ("random", "pivot"))),
@@ -880,7 +1026,7 @@ CLAIMS = [
         faults=(Fault("crowded-pivots", "'pivoting' takes the columns nearest x = 0.5 first",
                       {"pivot": faults.crowded_order},
                       keep=lambda c: c.p["kdecay"] == "poly" and c.seed < 3 and c.n <= 200),),
-        figure=rank_figure,
+        figure=pivot_figure,
     ),
     Claim(
         id="bach13.fig1",
