@@ -195,7 +195,7 @@ def cmd_run(args) -> int:
             print(f"kpca-suite: resumed: {ev.skipped} cell(s) already in the store, "
                   f"{ev.executed} run now", file=sys.stderr)
         _report_errors(ev, out)
-        written = write_outputs(ev, claims, out, args.profile, store)
+        written = write_outputs(ev, claims, out, args.profile, store, jobs=args.jobs)
         for e in written["errors"]:
             _warn(e)
         code = _finish(list(ev.verdicts.values()), bool(ev.errors))
@@ -281,7 +281,7 @@ def _rejudge(store, args, out):
     profile, options = _stored_profile(store, args)
     ev = evaluate(claims, profile, store, options=options, run=False)
     _report_errors(ev, out)
-    written = write_outputs(ev, claims, out, profile, store)
+    written = write_outputs(ev, claims, out, profile, store, jobs=None)
     for e in written["errors"]:
         _warn(e)
     return ev, written
@@ -364,7 +364,7 @@ def cmd_conformance(args) -> int:
             return 130
         store.set_meta("profile", args.profile)
         _report_errors(ev, out)
-        written = write_outputs(ev, runs, out, args.profile, store)
+        written = write_outputs(ev, runs, out, args.profile, store, jobs=args.jobs)
         for e in written["errors"]:
             _warn(e)
         columns, rows = matrix(claims, adapters, ev.verdicts, skipped, written["plots"])

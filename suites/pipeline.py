@@ -16,7 +16,10 @@ evaluate(claims, profile, store, executor) -> Evaluation
 from __future__ import annotations
 
 import math
+import multiprocessing
+import os
 import traceback
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -117,19 +120,53 @@ def evaluate(claims, profile: str, store=None, executor=None, *, jobs: Optional[
     return out
 
 
-def write_outputs(evaluation: Evaluation, claims, outdir, profile: str, store) -> dict:
-    """Plots under ``outdir/plots`` and the report (Markdown and HTML).
+#: What the plotting workers draw: (claims by id, evaluation, plot directory), set
+#: just before they fork and read by :func:`_plot_one`, so nothing is pickled but ids.
+_TO_PLOT: Optional[tuple] = None
+
+
+def _plot_one(cid):
+    from .plots import plot_claim
+
+    by_id, evaluation, plotdir = _TO_PLOT
+    return plot_claim(by_id[cid], evaluation.verdicts[cid], evaluation.results.get(cid, []), plotdir)
+
+
+def _draw_all(by_id, evaluation, plotdir, jobs: int) -> dict:
+    """{claim id: (paths, errors)}: every claim's figures, drawn by ``jobs`` forked
+    processes (matplotlib holds the GIL: threads would not help). The figures are
+    written in the same files whatever ``jobs``; drawing them took 45 s of the 4 min
+    40 s quick profile serially (2 cores, load 1.5), when one core sat idle."""
+    global _TO_PLOT
+    ids = list(evaluation.verdicts)
+    jobs = min(jobs, len(ids))
+    # the claims with a figure of their own draw twice as much (up to 6 s each): they go first,
+    # so that no worker is left with a long one at the end
+    order = sorted(ids, key=lambda cid: getattr(by_id[cid], "figure", None) is None)
+    _TO_PLOT = (by_id, evaluation, plotdir)
+    try:
+        if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+            return {cid: _plot_one(cid) for cid in ids}
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+            drawn = dict(zip(order, pool.map(_plot_one, order)))
+        return {cid: drawn[cid] for cid in ids}
+    finally:
+        _TO_PLOT = None
+
+
+def write_outputs(evaluation: Evaluation, claims, outdir, profile: str, store, jobs: Optional[int] = 1) -> dict:
+    """Plots under ``outdir/plots`` (drawn by ``jobs`` processes; None: one per CPU)
+    and the report (Markdown and HTML).
     Returns ``{"plots": {claim: [paths]}, "report": (md, html), "errors": [...]}``;
     a drawing that fails is reported, never fatal."""
     from .machine import git_commit, machine, versions
-    from .plots import plot_claim
     from .report import write_report
 
     outdir = Path(outdir)
     by_id = {c.id: c for c in claims}
     plots, errors = {}, []
-    for cid, verdict in evaluation.verdicts.items():
-        paths, errs = plot_claim(by_id[cid], verdict, evaluation.results.get(cid, []), outdir / "plots")
+    drawn = _draw_all(by_id, evaluation, outdir / "plots", jobs or os.cpu_count() or 1)
+    for cid, (paths, errs) in drawn.items():
         plots[cid] = paths
         errors += errs
     commits = store.commits(c.id for c in claims) or [git_commit()]

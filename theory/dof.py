@@ -28,7 +28,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import minimize_scalar
 
 from kpca_suite.kernels.validation import check_array, check_positive
 
@@ -161,6 +160,8 @@ def optimal_lambda(eigenvalues, energy, n: int, sigma2: float, residual_energy: 
     k = int(np.argmin(r))
     if k in (0, grid.size - 1):
         raise ValueError(f"the risk is minimal at the end of log10_range {log10_range}: widen it")
+    from scipy.optimize import minimize_scalar  # lazy: 0.13 s of the CLI's start-up
+
     res = minimize_scalar(lambda u: float(risk(u)), bounds=(grid[k - 1], grid[k + 1]), method="bounded",
                           options={"xatol": 1e-6})
     u = res.x if res.fun <= r[k] else grid[k]

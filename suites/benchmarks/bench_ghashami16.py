@@ -26,7 +26,7 @@ class FrequentDirectionsFit:
 
     def setup(self, n, ell, shrink):
         if shrink == "standard" and n > 20000:
-            raise NotImplementedError("standard FD does one SVD per row: too slow at this n")
+            raise NotImplementedError("standard FD does one shrink per row: too slow at this n")
         self.A = gaussian_data(n, 1000)
 
     def time_fit(self, n, ell, shrink):

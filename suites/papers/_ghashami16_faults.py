@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kpca_suite.kernels import Kernel, RandomFourierFeatures, check_random_state
+from kpca_suite.kernels import Kernel, RandomFourierFeatures, check_random_state, draw_rff
 from kpca_suite.kernels.frequent_directions import FrequentDirections
 from kpca_suite.methods.base import reset_fitted
 from kpca_suite.methods.skpca import SKPCA
@@ -24,9 +24,8 @@ class SigmaShrinkFD(FrequentDirections):
     sqrt(Sigma^2 - sigma_j^2), while booking delta = sigma_j^2: more mass is
     removed than Delta certifies, so ||A^T A - B^T B||_2 > Delta."""
 
-    def _shrink(self):
+    def _shrink(self, j):
         _, s, Vt = np.linalg.svd(self.sketch_, full_matrices=False)
-        j = self.shrink_index
         keep = j - 1
         self.sketch_[:keep] = (s[:keep] - s[j - 1])[:, None] * Vt[:keep]
         self.sketch_[keep:] = 0.0
@@ -118,3 +117,42 @@ def unscaled_skpca(n_components, budget, kernel, random_state):
     """:class:`UnscaledSKPCA` in the kernel-approximation role (Algorithm 1, halving)."""
     return UnscaledSKPCA(sketch_size=n_components, n_features=budget, kernel=kernel, shrink="halving",
                          random_state=random_state)
+
+
+class SigmaOneFD(FrequentDirections):
+    """Shrinks by sigma_1^2 (s[0] for s[j - 1]) at every ell: each shrink empties
+    the sketch, as Algorithm 1 does at ell = 2, so B holds only the rows inserted
+    after the last shrink."""
+
+    @property
+    def shrink_index(self) -> int:
+        self._check_params()
+        return 1
+
+
+class SigmaOneSKPCA(SKPCA):
+    """SKPCA over :class:`SigmaOneFD`."""
+
+    def fit(self, X):
+        reset_fitted(self)
+        self.feature_map_ = self._draw_feature_map(np.shape(X)[1], check_random_state(self.random_state))
+        self.sketch_ = SigmaOneFD(self.sketch_size, self.shrink)
+        return self.partial_fit(X)
+
+
+class NarrowSKPCA(SKPCA):
+    """SKPCA whose features are drawn at the wrong bandwidth, omega ~ N(0, gamma I)
+    instead of N(0, 2 gamma I): Z Z^T estimates exp(-gamma ||x - y||^2 / 2), not G."""
+
+    def _draw_feature_map(self, d, rng):
+        return draw_rff(d, self.n_features, self.kernel.name, self.kernel.gamma / 2.0, self.variant, rng)
+
+
+class ProjectorSKPCA(SKPCA):
+    """SKPCA that embeds with the m x m projector W W^T instead of W: the same Gram
+    Z W W^T Z^T (W W^T is idempotent), the same errors, but m^2 instead of m ell
+    multiply-adds per test row."""
+
+    def _components(self, fd):
+        W, s = super()._components(fd)
+        return W @ W.T, s
