@@ -92,7 +92,12 @@ class SlopeInBand:
                    ``reference_label``;
     ``predicted``  the predicted slope when there is no reference curve;
     ``x``          the abscissa: a cell param name, or "n";
-    ``method``     restrict to one method's cells.
+    ``method``     restrict to one method's cells;
+    ``impossible`` optional ``(floor, why)``: a cell value below ``floor`` cannot
+                   come from a correct implementation (e.g. a negative excess risk
+                   of a valid basis), so the rule fails and says what was
+                   impossible, instead of a slope of logs that would be NaN
+                   (inconclusive) or fitted on nonsense.
     """
 
     metric: str
@@ -105,10 +110,21 @@ class SlopeInBand:
     method: Optional[str] = None
     name: str = "slope"
     reference_label: str = "exact reference curve"
+    impossible: Optional[tuple] = None
 
     def __call__(self, results, profile) -> Outcome:
         key = (lambda c: c.n) if self.x == "n" else (lambda c: c.p[self.x])
         x, Y = collect(results, self.metric, self.method, key)
+        if self.impossible is not None:
+            floor, why = self.impossible
+            below = Y < floor
+            if below.any():
+                worst = float(np.nanmin(Y))
+                summary = (f"{self.name}: IMPOSSIBLE {self.metric} = {worst:.3g} < {floor:g} in {int(below.sum())} "
+                           f"of {int(np.isfinite(Y).sum())} cells ({why})")
+                return Outcome("fails", summary, [Fit(self.label, x, Y, kind="measured", xlabel=self.x,
+                                                      ylabel=self.ylabel)],
+                               {f"{self.name}_impossible_min": worst}, {f"{self.name}_floor": floor})
         fit = fit_loglog(x, Y)
         predicted, ref = self.predicted, None
         if self.reference is not None:

@@ -38,6 +38,20 @@ def test_slope_ci_straddling_the_band_is_inconclusive():
     assert out.status == "inconclusive", out.summary
 
 
+def test_an_impossible_value_fails_the_slope_rule_and_says_so():
+    res = rate_results(-0.5)
+    res[3] = Result(res[3].cell, {"err": -2e-3})
+    rule = SlopeInBand("err", (-0.6, -0.4), label="err", impossible=(-1e-9, "an excess risk is >= 0"))
+    out = rule(res, "ci")
+    assert out.status == "fails"
+    assert "IMPOSSIBLE err = -0.002 < -1e-09 in 1 of 48 cells (an excess risk is >= 0)" in out.summary
+    # without the floor the log-log fit can only refuse the value
+    with pytest.raises(ValueError, match="Y must be > 0"):
+        SlopeInBand("err", (-0.6, -0.4), label="err")(res, "ci")
+    # values at the floor are allowed
+    assert rule(rate_results(-0.5), "ci").status == "holds"
+
+
 def test_slope_band_from_a_reference_curve():
     res = [Result(r.cell, {**r.metrics, "ref": float(r.cell.n ** -0.5)}) for r in rate_results(-0.5)]
     rule = SlopeInBand("err", lambda ref: (ref - 0.05, ref + 0.05), label="err", reference="ref")
