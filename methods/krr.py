@@ -241,15 +241,12 @@ class NystromFeatures:
         As NystromKRR's: "uniform" draws p columns uniformly without replacement and drops
         those numerically in the span of the others (W^+); "random" runs the factorisation
         in a uniformly random order, skipping them.
-    tol : float
-        Residual cut-off of the incomplete Cholesky, relative to max_i K_ii.
-    random_state : int, Generator or None
+    tol, random_state
+        As NystromKRR's.
 
     Attributes
     ----------
-    column_indices_ : (r,) the columns kept, in factorisation order; ``rank_`` = r.
-    features_ : (n, r) G.
-    X_fit_ : X[column_indices_].
+    column_indices_, rank_, features_ (G), X_fit_ : as NystromKRR's.
     """
 
     SAMPLINGS = ("uniform", "random", "pivot")

@@ -216,6 +216,12 @@ class Verdict(Outcome):
         return cls(outcome.status, outcome.summary, list(outcome.fits), dict(outcome.measured),
                    dict(outcome.predicted), claim=claim_id)
 
+    def judged_slope(self) -> Optional[Fit]:
+        """The first fit whose slope is judged (kind ``"rate"`` with a tolerance band and
+        a finite slope), or None: what asv tracks and the conformance matrix shows."""
+        return next((f for f in self.fits
+                     if f.kind == "rate" and f.band is not None and math.isfinite(f.slope)), None)
+
 
 # ---------------------------------------------------------------------- declarations
 

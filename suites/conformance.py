@@ -24,8 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
 
-import numpy as np
-
 from .adapters import ADAPTERS, UnsupportedKernel
 from .roles import EstimatorError, check_conforms
 
@@ -215,7 +213,7 @@ def plan(claims, adapters, profile: str) -> tuple:
 
 
 def _entry(verdict, plots) -> Entry:
-    fit = next((f for f in verdict.fits if f.ci is not None and np.isfinite(f.slope)), None)
+    fit = verdict.judged_slope()
     text = f"slope {fit.slope:+.2f} [{fit.ci[0]:+.2f}, {fit.ci[1]:+.2f}]" if fit is not None else ""
     return Entry(verdict.status, text, plots[0] if plots else None)
 

@@ -178,8 +178,9 @@ def test_comparison_space_part_fails_by_rank_ell_with_the_wrong_feature_bandwidt
     m = verdict.measured
     assert verdict.status == "fails" and m["part_skpca_le_rnca_space"] == "fails", verdict.summary
     for ell in (5, 10, 20, 30, 50):
-        assert m[f"space_spectral_log_pca{ell}_over_rnca"] > 0.3, verdict.summary
-        assert abs(m[f"spectral_log_skpca{ell}_over_pca{ell}"]) < 0.05, verdict.summary
+        rank_share = m[f"space_spectral_log_pca{ell}_over_rnca"]
+        sketch_share = m[f"spectral_log_skpca{ell}_over_pca{ell}"]
+        assert rank_share > 0 and abs(sketch_share) < rank_share, verdict.summary
         assert m[f"cause_spectral_skpca{ell}"] == "rank ell", verdict.summary
 
 

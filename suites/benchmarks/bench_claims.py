@@ -28,11 +28,10 @@ RATE_CLAIMS = (
 
 
 def judged_slope(verdict) -> float:
-    """The first judged rate fit's slope of a verdict (NaN when it has none)."""
-    for fit in verdict.fits:
-        if fit.kind == "rate" and fit.band is not None and math.isfinite(fit.slope):
-            return float(fit.slope)
-    return math.nan
+    """The slope of the verdict's first judged rate fit
+    (:meth:`~kpca_suite.suites.claim.Verdict.judged_slope`), NaN when it has none."""
+    fit = verdict.judged_slope()
+    return math.nan if fit is None else float(fit.slope)
 
 
 class ClaimSlopes:

@@ -620,16 +620,6 @@ def _cmp_sweep(data, n, d, test, ms, seeds):
                     f"{where}, m = c in {list(ms)}, ell in {ELLS} (ell <= m), {seeds} seeds")
 
 
-def _per_seed(results, method, metric, key="m"):
-    """{seed: (x sorted, y)} for one method."""
-    out = {}
-    for r in results:
-        if r.cell.method == method:
-            out.setdefault(r.cell.seed, []).append((r.cell.p["m"] if key == "m" else r.metrics[key],
-                                                    r.metrics[metric]))
-    return {s: tuple(np.array(v) for v in zip(*sorted(rows))) for s, rows in out.items()}
-
-
 def _paired_status(diffs):
     """holds if mean + 2 SE < 0 (first is smaller), fails if mean - 2 SE > 0, else inconclusive."""
     d = np.asarray(diffs, dtype=float)
@@ -654,7 +644,7 @@ def _nystrom_best_small(val, methods, seeds, m_min, measured):
 
 
 def _space_series(results, method, metrics):
-    """{seed: (space sorted, {metric: values})} for one method."""
+    """{seed: (space sorted, {metric: values})} for one method: its curves against SPACE."""
     rows = {}
     for r in results:
         if r.cell.method == method:
@@ -695,11 +685,12 @@ def _skpca_le_rnca_space(results, methods, seeds, measured):
     for method in (m for m in methods if m.startswith("skpca")):
         sub, rows = [], []
         for metric in ("spectral", "frobenius"):
-            rn = _per_seed(results, "rnca", metric, key="space")
+            rn = _space_series(results, "rnca", (metric,))
             sk = _space_series(results, method, (metric, f"pca_{metric}"))
             lit, sketch, rank = [], [], []
             for s in seeds:
                 (xs, ys), (xr, yr) = sk[s], rn[s]
+                yr = yr[metric]
                 inside = (xs >= xr.min()) & (xs <= xr.max())
                 if inside.any():
                     interp = np.interp(np.log(xs[inside]), np.log(xr), np.log(yr))
