@@ -31,7 +31,10 @@ Zero rows are tracked with a fill counter (``n_filled_``), never by testing
 floats for zero (a shrink can leave a residue of order 1e-9 in the zeroed rows,
 and a float test would then overflow the buffer). Insertion is row by row in stream order, so the
 same rows in the same order give the same sketch, bit for bit, whatever the
-batch sizes. The Gram product and Y^T B (O(ell^2 d)) dominate every shrink;
+batch sizes. A ``dask.array`` A is sketched chunk by chunk instead
+(:meth:`FrequentDirections.partial_fit`): one sketch per row chunk, merged in a
+tree, another sketch than the sequential one with the same bound. The Gram
+product and Y^T B (O(ell^2 d)) dominate every shrink;
 the rest is a few vectorised NumPy lines, so nothing here is jitted (perf.fd in the benchmarks
 measures the overhead against the floor of the shrinks' linear algebra alone).
 """
@@ -43,9 +46,12 @@ import functools
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
+from .dask_arrays import check_dask_array, is_dask_array, tree_reduce
 from .validation import check_array, check_positive
 
 SHRINKS = ("standard", "halving")
+#: The fitted state: what ``fit`` forgets and a chunked ``partial_fit`` takes from its merged sketch.
+FITTED = ("sketch_", "n_filled_", "delta_", "n_shrinks_", "n_rows_seen_")
 
 
 @functools.lru_cache(maxsize=1)
@@ -105,14 +111,21 @@ class FrequentDirections:
 
     def fit(self, A) -> "FrequentDirections":
         """Forget any earlier rows and sketch A."""
-        for name in ("sketch_", "n_filled_", "delta_", "n_shrinks_", "n_rows_seen_"):
+        for name in FITTED:
             self.__dict__.pop(name, None)
         return self.partial_fit(A)
 
     def partial_fit(self, A) -> "FrequentDirections":
         """Insert the rows of A (n x d) in order. A rejected batch (non-finite
         values, a d different from the earlier batches, ell > d) raises
-        ``ValueError`` and leaves the sketch unchanged."""
+        ``ValueError`` and leaves the sketch unchanged.
+
+        A ``dask.array`` A is sketched chunk by chunk instead, one sketch per row
+        chunk merged in a tree and then into this one (:meth:`merge`;
+        :mod:`kernels.dask_arrays`): a different sketch from the sequential one
+        with the same bound for [A_before; A]."""
+        if is_dask_array(A):
+            return self._partial_fit_chunked(A)
         A = check_array(A, "A")
         ell = self._check_params()
         if not hasattr(self, "sketch_"):
@@ -125,6 +138,22 @@ class FrequentDirections:
                              f"got {A.shape[1]}")
         self._insert(A)
         self.n_rows_seen_ += A.shape[0]
+        return self
+
+    def _partial_fit_chunked(self, A) -> "FrequentDirections":
+        """The dask path of :meth:`partial_fit`: the same checks on the shape, then
+        B = sketch(A_1) merged with sketch(A_2), ... in a tree, merged into this sketch."""
+        A = check_dask_array(A, "A")
+        ell = self._check_params()
+        if not hasattr(self, "sketch_") and ell > A.shape[1]:
+            raise ValueError(f"sketch_size (ell) = {ell} must not exceed the row width d = {A.shape[1]}")
+        if hasattr(self, "sketch_") and A.shape[1] != self.sketch_.shape[1]:
+            raise ValueError(f"A must have d = {self.sketch_.shape[1]} columns like the earlier rows, "
+                             f"got {A.shape[1]}")
+        tree = tree_reduce(A, functools.partial(sketch_rows, ell, self.shrink), FrequentDirections.merge, "A")
+        merged = self.merge(tree) if hasattr(self, "sketch_") else tree
+        for name in FITTED:
+            setattr(self, name, getattr(merged, name))
         return self
 
     def _insert(self, A):
@@ -216,3 +245,8 @@ class FrequentDirections:
     def _check_fitted(self):
         if not hasattr(self, "sketch_"):
             raise RuntimeError("FrequentDirections is empty: call fit(A) or partial_fit(A) first")
+
+
+def sketch_rows(sketch_size: int, shrink: str, A) -> FrequentDirections:
+    """A fresh sketch of the rows of A: one chunk's part of a tree of merges."""
+    return FrequentDirections(sketch_size, shrink).fit(A)

@@ -38,20 +38,28 @@ K_mm, 0.07-0.11 s for ``eigh(subset_by_index=...)`` of the top 10, 0.014 s for t
 Cholesky and 0.03-0.09 s for ``sygst``; two threads took 0.53-1.1 s, 0.16-3.1 s,
 0.02-0.5 s and 0.03-0.8 s. ARPACK's top 10 of the 1000 x 1000 M took 0.007-0.013 s.
 In-sample error by eq. (19): (1/n) tr K - sum_{j <= l} lambda_hat_{j,m}.
+
+A ``dask.array`` X is fitted chunk by chunk (:meth:`NystromKPCA.fit`,
+:mod:`kernels.dask_arrays`): K_mn K_nm, K_mn 1 and tr K are sums over row chunks,
+added in a tree; uncentred, with landmarks drawn from n alone.
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 import scipy.linalg as sla
 from scipy.linalg import lapack
 from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, eigsh
 
-from kpca_suite.kernels import Kernel, gram_accumulate, kernel_matmat
+from kpca_suite.kernels import (Kernel, check_positive, check_random_state, check_rank, gram_accumulate,
+                                kernel_matmat)
 from kpca_suite.kernels.frequent_directions import blas_single_thread
 
-from .base import KPCABase, check_choice, check_components_rank
-from .landmarks import landmark_strategy, select_landmarks
+from .base import KPCABase, check_choice, check_components_rank, check_kernel, check_rcond, reset_fitted
+from kpca_suite.kernels.dask_arrays import add_terms, check_dask_array, gather_rows, is_dask_array, tree_reduce
+from .landmarks import FixedLandmarks, UniformLandmarks, landmark_strategy, select_landmarks
 
 WHITENINGS = ("eigh", "cholesky", "generalized")
 # Relative cut-off of K_mm's eigenvalues for the "eigh" whitening. A kept direction with
@@ -71,6 +79,9 @@ WELL_CONDITIONED = 10.0
 #: ARPACK (not LAPACK's O(r^3) tridiagonalisation) solves M's top k when M has at least
 #: this many rows and k <= r / 4.
 ARPACK_MIN_ROWS = 256
+#: The landmark strategies that choose rows from n alone, so a dask array X can be fitted with
+#: them: the other strategies read the rows of X (scores, centres, pivots).
+CHUNKED_LANDMARKS = (UniformLandmarks, FixedLandmarks)
 
 
 class NystromKPCA(KPCABase):
@@ -117,16 +128,74 @@ class NystromKPCA(KPCABase):
         return landmark_strategy(self.landmarks)
 
     def _validate_fit(self, X):
-        X = super()._validate_fit(X)
+        X = self._validate_chunked(X) if is_dask_array(X) else super()._validate_fit(X)
         check_choice(self.whitening, "whitening", WHITENINGS)
         return X
 
+    def _validate_chunked(self, X):
+        """:meth:`KPCABase._validate_fit` for a dask array X (its rows are checked
+        where the pass reads them), and what the chunked path cannot do: a landmark
+        strategy that reads X, or ``center=True``."""
+        reset_fitted(self)
+        check_kernel(self.kernel)
+        X = check_dask_array(X, "X")
+        check_rank(self.n_components, "n_components", X.shape[0], "the number of samples n")
+        if self.block_size is not None:
+            check_positive(self.block_size, "block_size", integer=True)
+        check_rcond(self.rcond)
+        check_random_state(self.random_state)
+        strategy = self._strategy()
+        if not isinstance(strategy, CHUNKED_LANDMARKS):
+            raise ValueError(f"landmarks: {type(strategy).__name__} reads the rows of X to choose its landmarks, "
+                             "which a dask array X does not hold in memory; pass an int m (uniform) or "
+                             "FixedLandmarks, or X.compute() if X fits in memory")
+        if self.center:
+            raise ValueError(f"center=True: {type(self).__name__}'s centred trace_ needs 1^T K 1, a pass over "
+                             "all n^2 pairs of rows, which the chunked path of a dask array X does not make; "
+                             "fit with center=False, or pass X.compute() if X fits in memory")
+        return X
+
     def fit(self, X):
+        """Fit on X (n x d). A ``dask.array`` X takes the chunked path: landmark
+        indices drawn from n alone as in memory (an int m, :class:`UniformLandmarks`
+        or :class:`FixedLandmarks`: the same ``random_state`` gives the same
+        landmarks), their rows gathered, then K_mn K_nm = sum_c K_cm^T K_cm,
+        K_mn 1 = sum_c K_cm^T 1 and tr K = sum_c tr K_cc summed over the row chunks
+        X_c in a tree (:mod:`kernels.dask_arrays`); the rest as in memory. Equal to
+        the in-memory fit up to the order of the additions. ``center=True`` and
+        strategies that read X are ValueErrors there (:meth:`_validate_chunked`)."""
         X = self._validate_fit(X)
+        if is_dask_array(X):
+            return self._fit_chunked(X)
         n = X.shape[0]
         idx = select_landmarks(self._strategy(), X, self.kernel, self.random_state, self.n_components)
         L = X[idx]
         G, colsum = gram_accumulate(X, L, self.kernel, self.block_size)
+        self._fit_gram(G, colsum, n, idx, L)
+        diag_mean = float(self.kernel.diag(X, validate=False).mean())
+        if self.center:
+            # (1/n) tr(HKH) = mean diag - (1/n^2) 1^T K 1: one blocked pass, O(n^2 d), O(b n) memory.
+            grand = kernel_matmat(X, np.ones(n), self.kernel, block_size=self.block_size).mean() / n
+            self.trace_ = diag_mean - float(grand)
+            self._score_offset_ = (colsum / n) @ self.coefficients_
+        else:
+            self.trace_ = diag_mean
+        return self
+
+    def _fit_chunked(self, X):
+        """The dask path of :meth:`fit` (uncentred): one tree of per-chunk sums."""
+        n = X.shape[0]
+        idx = select_landmarks(self._strategy(), X, self.kernel, self.random_state, self.n_components)
+        L = gather_rows(X, idx, "X")
+        G, colsum, diag_sum = tree_reduce(X, functools.partial(gram_terms, L, self.kernel, self.block_size),
+                                          add_terms)
+        self._fit_gram(G, colsum, n, idx, L)
+        self.trace_ = float(diag_sum) / n
+        return self
+
+    def _fit_gram(self, G, colsum, n, idx, L):
+        """Everything after the pass over X: from G = K_mn K_nm and s = K_mn 1 (centred:
+        G - s s^T / n) to the eigenvalues and coefficients, for the landmarks ``idx`` / L."""
         if self.center:
             G -= np.outer(colsum, colsum) / n
         Kmm = self.kernel.block(L, validate=False)
@@ -148,15 +217,6 @@ class NystromKPCA(KPCABase):
             self._M_ = M
         self.eigenvalues_ = np.clip(mu[:k], 0.0, None)
         self.coefficients_ = A[:, :k]
-        diag_mean = float(self.kernel.diag(X, validate=False).mean())
-        if self.center:
-            # (1/n) tr(HKH) = mean diag - (1/n^2) 1^T K 1: one blocked pass, O(n^2 d), O(b n) memory.
-            grand = kernel_matmat(X, np.ones(n), self.kernel, block_size=self.block_size).mean() / n
-            self.trace_ = diag_mean - float(grand)
-            self._score_offset_ = (colsum / n) @ self.coefficients_
-        else:
-            self.trace_ = diag_mean
-        return self
 
     @property
     def all_eigenvalues_(self):
@@ -292,6 +352,13 @@ class NystromKPCA(KPCABase):
         keep = s > self.rcond * s.max()
         self.effective_rank_ = int(keep.sum())
         return V[:, keep] / np.sqrt(s[keep])
+
+
+def gram_terms(landmarks, kernel, block_size, X):
+    """(K_Xm^T K_Xm, K_Xm^T 1, tr K_XX) for the rows X: one chunk's terms of the
+    chunked fit (:func:`kernels.gram_accumulate` and the kernel's diagonal)."""
+    G, colsum = gram_accumulate(X, landmarks, kernel, block_size)
+    return G, colsum, float(kernel.diag(X, validate=False).sum())
 
 
 def top_eigenpairs(M, k: int):

@@ -12,16 +12,21 @@ the fitted subspace is spanned by the top-k eigenvectors U_k of C_m (Ullah et al
 2018, eq. (3) and App. D.1; the RNCA baseline of Ghashami et al. 2016, section 1.2,
 after Lopez-Paz et al. 2014); scores are z(x)^T U_k and the Gram approximation is
 G_hat = Z Z^T (Ghashami et al. 2016). Z^T Z is accumulated block by block
-in one pass, so the state is O(m'^2 + d m) whatever n.
+in one pass, so the state is O(m'^2 + d m) whatever n. A ``dask.array`` X is summed
+chunk by chunk, Z^T Z = sum_c Z_c^T Z_c over its row chunks in a tree
+(:meth:`RFERM.partial_fit`, :mod:`kernels.dask_arrays`).
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
 from kpca_suite.kernels import Kernel, check_array, check_positive, check_random_state, check_rank
 
 from .base import reset_fitted
+from kpca_suite.kernels.dask_arrays import check_dask_array, is_dask_array, tree_reduce
 from .rf_subspace import RandomFeatureSubspace
 
 
@@ -70,8 +75,14 @@ class RFERM(RandomFeatureSubspace):
 
     def partial_fit(self, X) -> "RFERM":
         """Add the rows of X to Z^T Z and refresh the top-k eigenvectors. A
-        rejected chunk (non-finite, wrong d) leaves the model unchanged."""
-        X = check_array(X, "X")
+        rejected chunk (non-finite, wrong d) leaves the model unchanged.
+
+        A ``dask.array`` X takes the chunked path (:mod:`kernels.dask_arrays`): z is
+        drawn here as in memory, and Z^T Z = sum_c Z_c^T Z_c is summed over the row
+        chunks X_c in a tree; the same sum as in memory up to the order of the
+        additions."""
+        chunked = is_dask_array(X)
+        X = check_dask_array(X, "X") if chunked else check_array(X, "X")
         block_size = check_positive(self.block_size, "block_size", integer=True)
         if not hasattr(self, "feature_map_"):
             fmap = self._draw_feature_map(X.shape[1], check_random_state(self.random_state))
@@ -82,8 +93,11 @@ class RFERM(RandomFeatureSubspace):
             if X.shape[1] != fmap.omega.shape[0]:
                 raise ValueError(f"X must have d = {fmap.omega.shape[0]} columns like the earlier chunks, "
                                  f"got {X.shape[1]}")
-        for Z in fmap.blocks(X, block_size):
-            S += Z.T @ Z
+        if chunked:
+            S += tree_reduce(X, functools.partial(covariance_sum, fmap, block_size), np.add)
+        else:
+            for Z in fmap.blocks(X, block_size):
+                S += Z.T @ Z
         seen += X.shape[0]
         e, U = np.linalg.eigh(S / seen)
         self.feature_map_, self.covariance_sum_, self.n_samples_seen_ = fmap, S, seen
@@ -98,3 +112,11 @@ class RFERM(RandomFeatureSubspace):
         self._check_fitted()
         fmap = self.feature_map_
         return self.covariance_sum_.size + fmap.omega.size + fmap.phase.size
+
+
+def covariance_sum(fmap, block_size: int, X) -> np.ndarray:
+    """Z^T Z for Z = z(X), summed over blocks of ``block_size`` rows: one chunk's term."""
+    S = np.zeros((fmap.n_features, fmap.n_features))
+    for Z in fmap.blocks(X, block_size):
+        S += Z.T @ Z
+    return S

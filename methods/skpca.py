@@ -23,9 +23,15 @@ W of shape m x k). Guarantees
 with j = ell (standard FD) or floor(ell/2) (the paper's halving rule; the
 paper's ||Z||_F^2 / ell for it is an erratum: its Lemmas 2.1-2.2 use the
 denominator of the standard variant, so the paper's ell = 2/eps gives 2 eps n).
+
+A ``dask.array`` X is sketched chunk by chunk (:meth:`SKPCA.partial_fit`,
+:mod:`kernels.dask_arrays`): one FD sketch per row chunk, the sketches merged in a
+tree. The merged B is not the sequential one, but the chain above holds for it.
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
@@ -33,6 +39,7 @@ from kpca_suite.kernels import Kernel, check_array, check_positive, check_random
 from kpca_suite.kernels.frequent_directions import FrequentDirections
 
 from .base import reset_fitted
+from kpca_suite.kernels.dask_arrays import check_dask_array, is_dask_array, tree_reduce
 from .rf_subspace import RandomFeatureSubspace
 
 
@@ -89,8 +96,16 @@ class SKPCA(RandomFeatureSubspace):
     def partial_fit(self, X) -> "SKPCA":
         """Stream the rows of X through z and the sketch, then recompute W from
         the final sketch. A rejected chunk (non-finite, wrong d) leaves the model
-        unchanged."""
-        X = check_array(X, "X")
+        unchanged.
+
+        A ``dask.array`` X takes the chunked path (:mod:`kernels.dask_arrays`): z is
+        drawn here as in memory (same ``random_state``, same frequencies), each row
+        chunk X_c is sketched on its own, B_c = FD(z(X_c)), and the sketches are merged
+        in a tree (:meth:`FrequentDirections.merge`), then into the earlier sketch if
+        any. B differs from the sequential sketch; its guarantee does not:
+        0 <= Z^T Z - B^T B, ||Z^T Z - B^T B||_2 <= Delta <= ||Z - Z_k||_F^2 / (j - k)."""
+        chunked = is_dask_array(X)
+        X = check_dask_array(X, "X") if chunked else check_array(X, "X")
         block_size = check_positive(self.block_size, "block_size", integer=True)
         if not hasattr(self, "feature_map_"):
             check_positive(self.n_features, "n_features", integer=True)
@@ -104,8 +119,13 @@ class SKPCA(RandomFeatureSubspace):
             if X.shape[1] != fmap.omega.shape[0]:
                 raise ValueError(f"X must have d = {fmap.omega.shape[0]} columns like the earlier chunks, "
                                  f"got {X.shape[1]}")
-        for Z in fmap.blocks(X, block_size):
-            fd.partial_fit(Z)
+        if chunked:
+            tree = tree_reduce(X, functools.partial(sketch_features, fmap, fd.sketch_size, fd.shrink, block_size),
+                               FrequentDirections.merge)
+            fd = fd.merge(tree) if hasattr(fd, "sketch_") else tree
+        else:
+            for Z in fmap.blocks(X, block_size):
+                fd.partial_fit(Z)
         self.feature_map_, self.sketch_ = fmap, fd
         self.n_samples_seen_ = fd.n_rows_seen_
         self.components_, self.singular_values_ = self._components(fd)
@@ -155,3 +175,11 @@ class SKPCA(RandomFeatureSubspace):
         self._check_fitted()
         fmap = self.feature_map_
         return fmap.omega.size + fmap.phase.size + self.sketch_.space_
+
+
+def sketch_features(fmap, sketch_size: int, shrink: str, block_size: int, X) -> FrequentDirections:
+    """FD(z(X)): one chunk's sketch of its random features, mapped ``block_size`` rows at a time."""
+    fd = FrequentDirections(sketch_size, shrink)
+    for Z in fmap.blocks(X, block_size):
+        fd.partial_fit(Z)
+    return fd

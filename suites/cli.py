@@ -1,11 +1,12 @@
 """``kpca-suite``: list the claims, run them, rewrite the report, redraw plots,
-run the performance benchmarks.
+plan the cost of a profile, run the performance benchmarks.
 
 Exit status: 0 when every selected claim holds (``inconclusive`` also exits 0,
 with a note); 1 when a claim fails, a cell raised or a judge raised; 2 for
-usage errors (unknown claim, bad ``--jobs``, missing ``--data`` file, a results
-store that is corrupt or not ours, Dask not installed). Usage errors print one
-line to stderr, no traceback, and never touch an existing store.
+usage errors (unknown claim, bad ``--jobs`` or ``--workers``, missing ``--data``
+file, a results store that is corrupt or not ours, Dask not installed, a Dask
+scheduler that cannot be reached). Usage errors print one line to stderr, no
+traceback, and never touch an existing store.
 """
 
 from __future__ import annotations
@@ -175,9 +176,13 @@ def cmd_run(args) -> int:
         except ValueError as exc:
             raise UsageError(f"{claim.id}: {exc}") from None
     out = Path(args.out)
-    store = _open_store(out, create=True)
+    executor, close = _make_executor(args)  # an unreachable scheduler stops here, before the store is touched
     try:
-        executor, close = _make_executor(args)
+        store = _open_store(out, create=True)
+    except BaseException:
+        close()
+        raise
+    try:
         try:
             print(f"kpca-suite: {len(claims)} claim(s), profile {args.profile}, store {store.path}",
                   file=sys.stderr)
@@ -377,6 +382,78 @@ def cmd_conformance(args) -> int:
         store.close()
 
 
+def _plan_timings(dirs, known):
+    """Timings of the stores in ``dirs`` (``[(option, DIR)]``, the first holding a
+    cell wins), stale keys per claim, and a line per store; each store is opened
+    through its own validation and only read."""
+    from .plan import read_timings
+    from .store import ResultStore, StoreError
+    timings, stale, sources = {}, {}, []
+    for option, d in dirs:
+        try:
+            with ResultStore(Path(d) / STORE_NAME, create=False) as store:
+                found, old = read_timings(store, known)
+        except StoreError as e:
+            raise UsageError(f"{option} {d}: {e}") from None
+        for key, t in found.items():
+            timings.setdefault(key, t)
+        for claim, keys in old.items():
+            stale.setdefault(claim, set()).update(keys)
+        sources.append(f"{d} ({len(found)} cells)")
+    return timings, stale, sources
+
+
+def cmd_plan(args) -> int:
+    """The cost of a profile per claim and in total (suites/plan.py), from the
+    timings of --store directories, calibrating claims that have none."""
+    from . import plan
+    from .runner import sweep_cells
+    _positive_jobs(args.jobs)
+    workers = (os.cpu_count() or 1) if args.workers is None else args.workers
+    if workers < 1:
+        raise UsageError(f"--workers must be a positive integer, got {workers}")
+    claims = _select(args.names)
+    if not claims:
+        raise UsageError("no claims registered")
+    every = _select(None)  # all claims' timings feed the paper-wide and suite-wide exponents
+    known = {c.id: plan.current_keys(c) for c in every}
+    calibration = Path(args.calibration)
+    stores = [("--store", Path(d)) for d in args.store]
+    given = {d.resolve() for _, d in stores}
+    extra = [("--calibration", calibration)] if (calibration / STORE_NAME).exists() and \
+        calibration.resolve() not in given else []
+    timings, stale, sources = _plan_timings(stores + extra, known)
+    timed = {t.cell.claim for t in timings.values()}
+    missing = [c for c in claims if c.id not in timed]
+    if missing and not args.no_calibrate:
+        if calibration.resolve() in given:
+            raise UsageError(f"--calibration {calibration} is also a --store, which plan never writes; "
+                             "give another --calibration directory (or --no-calibrate)")
+        store = _open_store(calibration, create=True)
+        try:
+            print(f"kpca-suite: calibrating {len(missing)} claim(s) without timings "
+                  f"({', '.join(c.id for c in missing)}): their ci cells into {store.path}", file=sys.stderr)
+            try:
+                sweep = plan.calibrate(missing, store, jobs=args.jobs, progress=not args.no_progress)
+            except KeyboardInterrupt:
+                _err(f"interrupted; the calibration cells finished are kept in {store.path} and a rerun resumes")
+                return 130
+        finally:
+            store.close()
+        for e in sweep.errors[:5]:
+            _warn(f"calibration: {e}")
+        timings, stale, sources = _plan_timings(stores + [("--calibration", calibration)], known)
+    p = plan.make_plan(sweep_cells(claims, args.profile), args.profile, workers, timings,
+                       {c.id: c.paper for c in every}, {k: len(v) for k, v in stale.items()}, sources)
+    sys.stdout.write(plan.format_plan(p))
+    if args.json:
+        try:
+            Path(args.json).write_text(json.dumps(p.as_dict(), indent=1) + "\n", encoding="utf-8")
+        except OSError as e:
+            raise UsageError(f"--json {args.json}: cannot write: {e.strerror or e}") from None
+    return 0
+
+
 # ---------------------------------------------------------------------- parser
 
 def build_parser() -> argparse.ArgumentParser:
@@ -442,6 +519,30 @@ def build_parser() -> argparse.ArgumentParser:
                    help="results directory (default: results/conformance)")
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
     p.set_defaults(func=cmd_conformance)
+
+    p = sub.add_parser("plan", help="estimate the CPU time, memory and wall time of a profile",
+                       description="Estimate per claim and in total the cells, CPU time and peak memory per "
+                                   "cell of a profile, and its wall time on W workers: measured cells from "
+                                   "the --store directories (only read), the others from a cost model fitted "
+                                   "on them in n and the size parameters (suites/plan.py). A claim with no "
+                                   "timings is calibrated first by running its ci cells (--no-calibrate: "
+                                   "it is reported without timings).")
+    p.add_argument("names", nargs="*", metavar="CLAIM-or-PAPER", help="restrict to these claims or papers")
+    p.add_argument("--profile", choices=PROFILES, default="quick", help="the profile to plan (default: quick)")
+    p.add_argument("--store", action="append", default=[], metavar="DIR",
+                   help="a results directory (`kpca-suite run --out DIR`) whose timings to use; repeatable, "
+                        "the first holding a cell wins; never written")
+    p.add_argument("--workers", "-w", type=int, default=None, metavar="W",
+                   help="workers of the wall-time estimate (default: all CPUs)")
+    p.add_argument("--calibration", default="results/calibration", metavar="DIR",
+                   help="where calibration cells run and are kept, read by later plans "
+                        "(default: results/calibration)")
+    p.add_argument("--no-calibrate", action="store_true", help="run nothing: claims without timings are reported so")
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                   help="worker processes of the calibration run (default: all CPUs)")
+    p.add_argument("--json", default=None, metavar="FILE", help="also write the plan as JSON to FILE")
+    p.add_argument("--no-progress", action="store_true", help="no progress line during calibration")
+    p.set_defaults(func=cmd_plan)
 
     for name, func, helptext in (
             ("report", cmd_report, "re-judge the stored results and rewrite the report (runs nothing)"),
