@@ -301,6 +301,19 @@ PAPER_TABLE3 = {
              [.0479, .0480, .0482, .0482, .0482, .0483, .0483, .0483, .0484, .0484],
              [.0435, .0439, .0443, .0445, .0446, .0447, .0448, .0449, .0451, .0451]),
 }
+#: The paper's Linear PCA column of Table 3 (held-out variance of linear PCA over the total
+#: input variance). It depends on the rows and the split only, so it tells whether a
+#: difference in the kernel columns comes from the data or from the kernel methods.
+PAPER_LINEAR = {
+    "magic": [.5126, .6257, .7155, .7929, .8635, .9250, .9633, .9816, .9978, 1.0],
+    "yeast": [.1214, .2177, .2773, .4057, .5052, .5869, .6484, .7057, .7520, .7988],
+    "cardiotocography": [.2223, .3564, .4577, .5258, .5782, .6259, .6636, .7013, .7342, .7687],
+    "segmentation": [.3107, .5541, .6369, .6787, .7274, .7930, .8427, .8816, .9087, .9665],
+    "drug": [.2316, .3031, .3594, .4059, .4462, .4846, .5094, .5515, .5791, .6045],
+    "digits": [.1261, .2261, .3156, .3914, .4526, .4946, .5353, .5693, .6018, .6321],
+    "dailykos": [.0079, .0096, .0109, .0119, .0126, .0131, .0135, .0140, .0143, .0147],
+    "nips": [.0011, .0024, .0034, .0037, .0039, .0042, .0045, .0049, .0051, .0054],
+}
 TABLE_COLUMNS = ("sub", "nys", "kpca")
 TABLE_D, TABLE_N, TABLE_M, TABLE_SEED = 10, 1000, 100, 1
 # Every row of the paper's Table 3 has |Nyström - KPCA| <= 0.0199 (digits, d = 10).
@@ -309,6 +322,20 @@ TABLE_CLOSE = 0.025
 # inequalities are exact (Prop. 1 and optimality), this is round-off room (observed
 # worst excess -1e-4, i.e. strict, on the ci and quick data sets).
 TABLE_ATOL = 1e-9
+# Agreement with the paper's released code (nystrompca's methods experiment, its own
+# Python kernel loops) on the same rows, split, subset and bandwidth: observed
+# max |ours - code| over the three columns and d = 1..10, seed 1, every data set:
+# 1.8e-12 magic, 6.8e-12 yeast, 6.0e-13 cardiotocography, 3.4e-12 segmentation,
+# 2.6e-14 drug, 3.2e-15 digits, 8.3e-15 dailykos, 7.2e-14 nips (round-off of the
+# Gram expansion of the distances); 1e-6 leaves six orders of room and is far below
+# any difference a changed method makes (the uncentred fault moves columns by > 0.01).
+TABLE_CODE_TOL = 1e-6
+# A printed value farther than this from the released code's output is reported
+# with its reason (the paper's own |Nyström - KPCA| gaps are up to 0.0199).
+TABLE_PAPER_CLOSE = 0.025
+# The printed Linear PCA column within this of the released code's on the same split
+# says the rows and the split agree (observed 0.0004 drug, 0.006 magic at seed 1).
+TABLE_LINEAR_SAME = 0.01
 
 
 def _test_total(kern, Xt):
@@ -322,6 +349,24 @@ def _curve(metrics, name):
     return np.array([metrics[f"{name}{j}"] for j in range(1, TABLE_D + 1)])
 
 
+def released_code_table3(Xtr, Xte, m: int, d: int, seed: int) -> dict:
+    """The paper's released code on standardised training and test rows: the Subset PCA,
+    Nyström and KPCA columns of nystrompca's methods experiment (its ``run_nystrom_kpca``
+    and ``run_kernel_pca``, RBF kernel, subset of ``m`` drawn with ``seed``) and its Linear
+    PCA column (``run_linear_pca``), each the cumulative held-out variance fraction for
+    d = 1..``d``."""
+    import warnings
+
+    from nystrompca.experiments import methods_experiments as code
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the package's own deprecation noise
+        sub, nys, _, sigma = code.run_nystrom_kpca(Xtr, Xte, "rbf", m, d, seed)
+        kpca, _ = code.run_kernel_pca(Xtr, Xte, "rbf", d, sigma)
+        lin = code.run_linear_pca(Xtr, Xte, d)
+    return {"sub": np.asarray(sub), "nys": np.asarray(nys), "kpca": np.asarray(kpca), "lin": np.asarray(lin)}
+
+
 def table3_experiment(cell: Cell, est) -> dict:
     """Cumulative held-out variance fractions of Subset PCA, Nyström and KPCA (the
     code's metric: Var_test of the scores for Nyström and KPCA, the second moment about
@@ -331,7 +376,10 @@ def table3_experiment(cell: Cell, est) -> dict:
     * ``insample_order_excess`` = max_d max(ins_nys - ins_kpca, ins_sub - ins_nys) (<= 0 when
       KPCA >= Nyström >= Subset in-sample);
     * ``max_nys_kpca_gap`` = max_d |nys - kpca| held out;
-    * ``diff_to_paper`` = max_d over the three columns of |ours - the paper's Table 3|.
+    * ``diff_to_paper`` = max_d over the three columns of |ours - the paper's Table 3|;
+    * ``lin_diff_to_paper`` = max_d |the released code's Linear PCA column - the paper's|;
+    * ``diff_to_code`` (cells with ``code``) = max_d over the three columns of
+      |ours - the released code's| (estimator ``code``, :func:`released_code_table3`).
     """
     from sklearn.model_selection import train_test_split
 
@@ -362,15 +410,51 @@ def table3_experiment(cell: Cell, est) -> dict:
     out["max_nys_kpca_gap"] = float(np.max(np.abs(_curve(out, "nys") - _curve(out, "kpca"))))
     out["diff_to_paper"] = max(float(np.max(np.abs(_curve(out, k) - np.array(v))))
                                for k, v in zip(TABLE_COLUMNS, PAPER_TABLE3[p["data"]]))
+    if p["code"]:
+        code = est["code"](Xtr, Xte, TABLE_M, d, cell.seed)
+        out["diff_to_code"] = max(float(np.max(np.abs(_curve(out, k) - code[k]))) for k in TABLE_COLUMNS)
+        lin = code["lin"]
+    else:
+        from nystrompca.experiments.methods_experiments import run_linear_pca
+        lin = run_linear_pca(Xtr, Xte, d)
+    out["lin_diff_to_paper"] = float(np.max(np.abs(np.asarray(lin) - np.array(PAPER_LINEAR[p["data"]]))))
     return out
 
 
+def judge_table3_code(results, profile) -> Outcome:
+    """Agreement with the released code: max |ours - code| <= ``TABLE_CODE_TOL`` in every
+    cell that ran it."""
+    rows = [r for r in results if r.cell.p["code"]]
+    out = AllWithin(TABLE_CODE_TOL, metrics=("diff_to_code",))(rows, profile)
+    names = ", ".join(r.cell.p["data"] for r in rows)
+    return Outcome(out.status, f"the paper's released code, same rows and subset ({names}): {out.summary}",
+                   [], out.measured, out.predicted)
+
+
+def paper_difference_reason(lin_diff: float) -> str:
+    """What the Linear PCA column, which depends on the rows and the split only, says about
+    a printed kernel column that differs from the released code's output."""
+    if lin_diff <= TABLE_LINEAR_SAME:
+        return (f"the printed Linear PCA column matches the code's on this split to {lin_diff:.4f}, so the rows "
+                "and split agree and the printed kernel columns are not what the released code gives")
+    return (f"the printed Linear PCA column differs from the code's by {lin_diff:.4f} as well, so the printed "
+            "run's rows or split differ from the released code's seed-1 run")
+
+
 def report_table3_diff(results, profile) -> Outcome:
-    """Reported, never judged: the largest |ours - the paper's Table 3| per data set."""
-    per_set = {f"diff_to_paper_{r.cell.p['data']}": r.metrics["diff_to_paper"] for r in results}
-    worst = max(per_set.values())
-    return _reported(f"max |ours - paper's Table 3| = {worst:.4f} over {len(results)} data set(s) (reported)",
-                     {"max_diff_to_paper": worst, **per_set})
+    """Reported, never judged: per data set the largest |ours - the paper's Table 3|, with
+    the reason (:func:`paper_difference_reason`) where it exceeds ``TABLE_PAPER_CLOSE``."""
+    rows = sorted(results, key=lambda r: HALLGREN_DATASETS.index(r.cell.p["data"]))
+    per_set = {f"diff_to_paper_{r.cell.p['data']}": r.metrics["diff_to_paper"] for r in rows}
+    far = [f"{r.cell.p['data']} {r.metrics['diff_to_paper']:.4f} "
+           f"({paper_difference_reason(r.metrics['lin_diff_to_paper'])})"
+           for r in rows if r.metrics["diff_to_paper"] > TABLE_PAPER_CLOSE]
+    close = [f"{r.cell.p['data']} {r.metrics['diff_to_paper']:.4f}" for r in rows
+             if r.metrics["diff_to_paper"] <= TABLE_PAPER_CLOSE]
+    text = "the paper's printed Table 3 (reported): " + "; ".join(
+        ([f"within {TABLE_PAPER_CLOSE}: " + ", ".join(close)] if close else [])
+        + (["farther: " + "; ".join(far)] if far else []))
+    return _reported(text, {"max_diff_to_paper": max(per_set.values()), **per_set})
 
 
 def table3_text(results) -> str:
@@ -419,14 +503,24 @@ def table3_figure(results, verdict, outdir):
     return save_figure(fig, outdir, "hallgren21.table3") + [table]
 
 
-def _table3_cells(sets, claim_id, options):
-    """One cell per data set, the code's seed 1."""
-    return [Cell.make(claim_id, "subset-nystrom-kpca", TABLE_N, TABLE_SEED, data=name) for name in sets]
+def _table3_cells(sets, code_sets, claim_id, options):
+    """One cell per data set, the code's seed 1; ``code`` says whether it also runs the
+    released code."""
+    return [Cell.make(claim_id, "subset-nystrom-kpca", TABLE_N, TABLE_SEED, data=name, code=name in code_sets)
+            for name in sets]
 
 
-def _table3_grid(sets):
-    return CellList(functools.partial(_table3_cells, sets),
-                    f"{', '.join(sets)}; first {TABLE_N} rows, 25% test, m = {TABLE_M}, seed {TABLE_SEED}")
+def _table3_grid(sets, code_sets):
+    against = "every set" if set(code_sets) == set(sets) else ", ".join(code_sets)
+    return CellList(functools.partial(_table3_cells, sets, code_sets),
+                    f"{', '.join(sets)}; first {TABLE_N} rows, 25% test, m = {TABLE_M}, seed {TABLE_SEED}; "
+                    f"the released code run on {against}")
+
+
+#: The data sets on which quick also runs the released code: all but the two bag-of-words
+#: sets, where its Python kernel loops take 16 s and 24 s (about 60% of its cost; ci covers
+#: the code on two sets, full on all eight).
+QUICK_CODE_SETS = tuple(s for s in HALLGREN_DATASETS if s not in ("dailykos", "nips"))
 
 
 TABLE3 = Claim(
@@ -441,19 +535,29 @@ TABLE3 = Claim(
          f"(kernels.mean_distance_gamma); subset of m = {TABLE_M} drawn by default_rng(seed)",
     metric="cumulative fraction of held-out variance Σ_{j<=d} Var_test(w_j) / ((1/n_t) Tr K'_test) (Subset PCA: "
            "second moment about the training mean), d = 1..10; in-sample fractions over the training Tr K'/n",
-    estimators={"nystrom": CenteredNystromKPCA, "subset": SubsetPCA, "kpca": ExactKPCA},
+    estimators={"nystrom": CenteredNystromKPCA, "subset": SubsetPCA, "kpca": ExactKPCA,
+                "code": released_code_table3},
     experiment=table3_experiment,
-    grid=PerProfile(ci=_table3_grid(("yeast", "segmentation")), quick=_table3_grid(HALLGREN_DATASETS),
-                    full=_table3_grid(HALLGREN_DATASETS)),
-    judge=AllOf(AllWithin(TABLE_ATOL, metrics=("insample_order_excess",), what="of Tr K'/n"),
+    grid=PerProfile(ci=_table3_grid(("yeast", "segmentation"), ("yeast", "segmentation")),
+                    quick=_table3_grid(HALLGREN_DATASETS, QUICK_CODE_SETS),
+                    full=_table3_grid(HALLGREN_DATASETS, HALLGREN_DATASETS)),
+    judge=AllOf(judge_table3_code,
+                AllWithin(TABLE_ATOL, metrics=("insample_order_excess",), what="of Tr K'/n"),
                 AllWithin(TABLE_CLOSE, metrics=("max_nys_kpca_gap",)),
                 report_table3_diff),
     tolerance=Tolerance(
-        rule=f"in-sample order excess <= {TABLE_ATOL:g} of Tr K'/n; held-out |Nyström - KPCA| <= {TABLE_CLOSE}",
-        evidence="the paper's own Table 3 rows have |Nyström - KPCA| <= 0.0199 (digits, d = 10); the order "
-                 "excess observed on the ci and quick data sets is -1e-4 (strict), 1e-9 is round-off room"),
+        rule=f"|ours - the released code| <= {TABLE_CODE_TOL:g} in every column; in-sample order excess <= "
+             f"{TABLE_ATOL:g} of Tr K'/n; held-out |Nyström - KPCA| <= {TABLE_CLOSE}; the distance to the "
+             f"printed table is reported per data set, with its reason beyond {TABLE_PAPER_CLOSE}",
+        evidence="ours against the released code, seed 1, all eight sets: max 6.8e-12 (yeast), so 1e-6 is "
+                 "round-off room; the paper's own Table 3 rows have |Nyström - KPCA| <= 0.0199 (digits, d = 10); "
+                 "the order excess observed on the ci and quick data sets is -1e-4 (strict), 1e-9 is round-off "
+                 "room"),
     faults=(Fault("uncentred", "an uncentred Nyström fit reported as the centred one",
-                  {"nystrom": faults.UncentredAsCentredNystrom}),),
+                  {"nystrom": faults.UncentredAsCentredNystrom}),
+            Fault("coarse-cutoff", "K'_mm eigenvalues below 1e-4 of the largest dropped (1e-8 is the default): "
+                  "columns off by 7e-4, which only the comparison with the released code sees",
+                  {"nystrom": faults.CoarseCutoffCenteredNystrom})),
     figure=table3_figure,
 )
 
