@@ -138,3 +138,18 @@ def test_rank_rule_is_a_role_claim_on_the_periodic_kernel():
     assert {f.name for f in claim.faults} == {"crowded-columns", "eighth-budget"}
     pivoting = next(c for c in b13.CLAIMS if c.id == "bach13.pivoting")
     assert pivoting.subject is None and pivoting.experiment is b13.pivot_experiment
+
+
+def test_table1_band_makes_a_log_order_quantity_grow():
+    """A (log n)-order d_ave whose reference slope is below the tolerance must still grow:
+    its band starts at half the reference, so a constant d_ave (slope 0) is outside it;
+    a polynomial order keeps ref +- tol."""
+    lo, hi = b13.table1_band((0, 1), 0.107, b13.T1_TOL["exp"])
+    assert (lo, hi) == pytest.approx((0.0535, 0.227)) and not lo <= 0.0 <= hi
+    assert b13.table1_band((-0.4, 0), -0.4, b13.T1_TOL["poly"]) == pytest.approx((-0.445, -0.355))
+
+
+def test_table1_poly_bands_separate_line_1_from_line_2():
+    """The lambda* bands of lines 1 and 2 (exponents -2/5 and -1/2) do not overlap."""
+    tol = b13.T1_TOL["poly"]
+    assert -0.4 - tol > -0.5 + tol

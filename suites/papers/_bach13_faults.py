@@ -15,6 +15,7 @@ from kpca_suite.kernels.cholesky import CholeskyFactor
 from kpca_suite.kernels.periodic import PeriodicKernel, bernoulli_polynomial
 from kpca_suite.methods.krr import NystromFeatures, NystromKRR
 from kpca_suite.theory.dof import optimal_lambda
+from kpca_suite.theory.periodic import periodic_signal
 
 
 @dataclass(frozen=True)
@@ -153,3 +154,9 @@ def crowded_subset(X, p, rng):
 def practical_rank(d, n, R2, lam):
     """p = d ln n instead of Eq. (6): not the theorem's rank."""
     return d * np.log(n)
+
+
+def half_rate_signal(X, decay: str, rate: float) -> np.ndarray:
+    """The signal with nu_i = i^(-delta) instead of i^(-2 delta) (rate read as 2 delta):
+    Table 1's line 1 problem (delta = 4) becomes line 2's (delta = 2)."""
+    return periodic_signal(X, decay, rate // 2)

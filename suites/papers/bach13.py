@@ -347,7 +347,18 @@ def judge_decay(results, profile) -> Outcome:
 # (line label, kernel decay, kernel rate, signal decay, signal rate)
 T1_CASES = (("line 1", "poly", 1, "poly", 4), ("line 2", "poly", 1, "poly", 2),
             ("line 5", "exp", 0.5, "exp", 2.0), ("line 6", "exp", 1.0, "exp", 1.5))
-T1_TOL = 0.2
+# Tolerance on each slope, per kind of line. The quantities are exact (FFT spectrum, risk
+# minimised over a lambda grid of 10 per decade), so the deviations from the Table 1 order
+# are deterministic pre-asymptotic terms; measured |slope - reference slope|:
+#   lines 1, 2 (polynomial): ci (n = 2^8..2^13) lam 0.018, risk 0.025, d_ave 0.035;
+#                            quick (2^8..2^16) 0.013, 0.020, 0.027.
+#   lines 5, 6 (exponential, log factors): ci lam 0.040, risk 0.053, d_ave 0.098;
+#                            quick 0.028, 0.042, 0.075.
+# 0.045 for lines 1 and 2 keeps every measured slope inside with 0.01 to spare and makes
+# the lambda* bands of line 1 (-2/5) and line 2 (-1/2) disjoint, so a line-2 problem cannot
+# pass as line 1 (the 'half-rate-signal' fault checks it). 0.12 for lines 5 and 6. It was
+# +- 0.2 for every line: wide enough for either poly line to pass as the other.
+T1_TOL = {"poly": 0.045, "exp": 0.12}
 
 
 def _table1_grid(top):
@@ -363,16 +374,26 @@ def table1_experiment(cell, estimators) -> dict:
     risk there and d_ave(lambda*), on the grid design from the FFT (estimator ``grid``)."""
     p = cell.p
     e = estimators["grid"](PeriodicKernel(p["kdecay"], p["krate"]), cell.n)
-    energy = grid_energy(periodic_signal(grid_design(cell.n), p["sdecay"], p["srate"]))
+    energy = grid_energy(estimators["signal"](grid_design(cell.n), p["sdecay"], p["srate"]))
     lam, risk = estimators["optimal_lambda"](np.clip(e, 0.0, None), energy, cell.n, SIGMA2,
                                              log10_range=(-14.0, 2.0), grid_per_decade=10)
     dof = dof_circulant(np.clip(e, 0.0, None), lam)
     return {"lam": lam, "risk": risk, "d_ave": float(dof.d_ave), "df1": float(dof.df1)}
 
 
+def table1_band(rate: tuple, ref: float, tol: float) -> tuple:
+    """The band of a slope whose reference is ``ref``: ref +- tol, except that a quantity of
+    order (log n)^b, b > 0 (d_ave on lines 5 and 6), must grow: its band starts at ref / 2,
+    so a d_ave that stays constant (slope 0) fails even where ref - tol < 0."""
+    lo = ref - tol
+    if rate[0] == 0 and rate[1] > 0:
+        lo = max(lo, ref / 2)
+    return (lo, ref + tol)
+
+
 def judge_table1(results, profile) -> Outcome:
-    """Every log-log slope (lambda*, risk, d_ave vs n; deterministic) within +- 0.2 of the
-    least-squares slope of its Table 1 order n^a (log n)^b on the same grid."""
+    """Every log-log slope (lambda*, risk, d_ave vs n; deterministic) within ``T1_TOL`` of the
+    least-squares slope of its Table 1 order n^a (log n)^b on the same grid (:func:`table1_band`)."""
     parts, summaries, fits, measured, predicted = [], [], [], {}, {}
     for label, kd, kr, sd, sr in T1_CASES:
         rows = [r for r in results if r.cell.p["line"] == label]
@@ -384,7 +405,7 @@ def judge_table1(results, profile) -> Outcome:
             x, Y = collect(rows, q)
             fit = fit_loglog(x, Y)
             ref = reference_slope(rate, x)
-            band = (ref - T1_TOL, ref + T1_TOL)
+            band = table1_band(rate, ref, T1_TOL[kd])
             parts.append(verdict_from_ci((fit.slope, fit.slope), band))
             bits.append(f"{q} {fit.slope:+.3f} (pred {ref:+.3f})")
             measured[f"{label} {q}"] = fit.slope
@@ -395,7 +416,8 @@ def judge_table1(results, profile) -> Outcome:
         summaries.append(f"{label}: " + ", ".join(bits))
     x = collect(results, "lam")[0]
     return Outcome(combine(parts),
-                   "; ".join(summaries) + f" (± {T1_TOL}; exact grid risks, deterministic; {octaves(x):.0f} octaves)",
+                   "; ".join(summaries) + f" (± {T1_TOL['poly']} on lines 1-2, ± {T1_TOL['exp']} on lines 5-6; "
+                   f"exact grid risks, deterministic; {octaves(x):.0f} octaves)",
                    fits, measured, predicted)
 
 
@@ -950,16 +972,22 @@ CLAIMS = [
         data="equispaced grid design (exact FFT spectrum), noise σ² = 1; line 1: B_2 kernel, ν_i = i^-8; line 2: "
              "B_2, ν_i = i^-4; line 5: exp(ρ=0.5), ν_i = e^-2i; line 6: exp(ρ=1), ν_i = e^-1.5i; no bandwidth rule",
         metric="log-log slopes against n of λ* (exact risk minimised over λ), the risk at λ* and d_ave(λ*)",
-        estimators={"grid": grid_spectrum, "optimal_lambda": optimal_lambda},
+        estimators={"grid": grid_spectrum, "optimal_lambda": optimal_lambda, "signal": periodic_signal},
         experiment=table1_experiment,
         grid=PerProfile(ci=_table1_grid(13), quick=_table1_grid(16), full=_table1_grid(20)),
         judge=judge_table1,
-        tolerance=Tolerance(rule="every slope within ± 0.2 of the Table 1 exponent",
-                            evidence="pilot on the grid n = 2^8..2^13: worst |measured - predicted| slope 0.10 "
-                                     "(d_ave, line 5)."),
+        tolerance=Tolerance(rule="every slope within ± 0.045 (lines 1, 2) or ± 0.12 (lines 5, 6) of the least-squares "
+                                 "slope of its Table 1 order on the same grid; a (log n)-order d_ave at least half "
+                                 "its reference slope",
+                            evidence="deterministic: worst |measured - reference| slope at ci (n = 2^8..2^13) 0.035 "
+                                     "(lines 1, 2: d_ave) and 0.098 (lines 5, 6: d_ave of line 5); at quick "
+                                     "(2^8..2^16) 0.027 and 0.075. ± 0.045 makes lines 1 and 2 disjoint in λ*."),
         faults=(Fault("lambda-not-n-lambda", "λ* of the risk with K + λ I instead of K + n λ I (scikit-learn's "
                       "alpha read as λ)", {"optimal_lambda": faults.optimal_lambda_without_n},
-                      keep=lambda c: c.p["line"] in ("line 1", "line 2")),),
+                      keep=lambda c: c.p["line"] in ("line 1", "line 2")),
+                Fault("half-rate-signal", "a near miss: the signal's coefficients decay at half the declared "
+                      "rate, so line 1's problem (δ = 4) is line 2's (δ = 2); its slopes must leave line 1's bands",
+                      {"signal": faults.half_rate_signal}, keep=lambda c: c.p["line"] == "line 1")),
     ),
     Claim(
         id="bach13.rank-rule",
