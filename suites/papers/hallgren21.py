@@ -424,7 +424,7 @@ def table3_experiment(cell: Cell, est) -> dict:
 def judge_table3_code(results, profile) -> Outcome:
     """Agreement with the released code: max |ours - code| <= ``TABLE_CODE_TOL`` in every
     cell that ran it."""
-    rows = [r for r in results if r.cell.p["code"]]
+    rows = sorted((r for r in results if r.cell.p["code"]), key=lambda r: HALLGREN_DATASETS.index(r.cell.p["data"]))
     out = AllWithin(TABLE_CODE_TOL, metrics=("diff_to_code",))(rows, profile)
     names = ", ".join(r.cell.p["data"] for r in rows)
     return Outcome(out.status, f"the paper's released code, same rows and subset ({names}): {out.summary}",
