@@ -22,9 +22,6 @@ EXPECTED_CI = {
     # features beats RNCA at equal space (log ratio -0.20 RandomNoisy, -0.24 digits, spectral).
     "ghashami16.randomnoisy": "fails",
     "ghashami16.digits": "fails",
-    # The ci sweep is too short for these CIs to clear their bands.
-    "ullah18.rate-oja": "inconclusive",
-    "ullah18.estimation": "inconclusive",
 }
 
 CLAIMS = registry.select()

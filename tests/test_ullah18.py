@@ -3,6 +3,8 @@ planted fault makes its claim fail" (tests/test_claims.py runs those): the
 claims at ci that must stay inconclusive, what the planted faults break, and
 the helpers the claims are built on."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -24,22 +26,19 @@ def test_m_rule_is_sqrt_n_ln_n():
     assert [ul.m_rule(n) for n in (128, 4096, 8192)] == [55, 533, 816]
 
 
-def test_rate_oja_is_inconclusive_at_ci():
-    # At ci (n = 128..4096, 5 seeds) RF-Oja's early cells still carry optimisation
-    # error, so the slope is steeper than RF-ERM's: -1.07 [-1.25, -0.86] measured,
-    # inconclusive against [-1.2, -0.45]; the quick profile decides it.
-    v = run_claim("ullah18.rate-oja")
-    assert v.status == "inconclusive", v.summary
-    assert v.measured["slope_ci_high"] < -0.45
+def test_quarter_power_budget_recovers_n_from_the_theorem_budget():
+    """The near-miss control's budget: m = m_rule(n) -> ceil(n^(1/4)) (at least k)."""
+    for j in range(5, 20):
+        n = 2**j
+        assert ul.quarter_power_budget(ul.m_rule(n)) == max(ul.K, math.ceil(n ** 0.25)), n
 
 
-def test_estimation_is_inconclusive_at_ci_with_the_esl_slope_near_minus_one():
-    # The ESL quantity decays like 1/n (m = 512, 10 seeds: -1.02 [-1.25, -0.78]);
-    # |eps_e| decays more slowly (-0.74 [-0.91, -0.58] there) because its first-order
-    # term in Phi_hat - Phi_k does not vanish (L != L_m): at ci the verdict is inconclusive.
-    v = run_claim("ullah18.estimation")
-    assert v.status == "inconclusive", v.summary
-    assert -1.3 <= v.measured["esl_slope"] <= -0.7
+def test_estimation_judges_eps_e_at_the_first_order_rate():
+    """|eps_e| is judged against n^(-1/2) (its first-order term in Phi_hat - Phi_k does not
+    vanish, L != L_m), the ESL quantity against the 1/n of the proof; the rule names both."""
+    rules = {r.name: r for r in ul.CLAIMS[3].judge.rules}
+    assert rules["eps_e_abs_slope"].band == (-np.inf, ul.EPS_E_SLOPE_MAX) and ul.EPS_E_SLOPE_MAX > -0.5
+    assert rules["esl_slope"].band == (-1.3, -0.7)
 
 
 def test_lemma_e1_rotation_fails_through_the_rotation_check():
