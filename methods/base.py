@@ -131,13 +131,14 @@ class KPCABase:
         self.block_size = block_size
 
     # -- helpers for fit -------------------------------------------------------
-    def _validate_fit(self, X):
-        """Check X and every hyper-parameter before any work (the dense and
-        Lanczos paths alike, so a bad value never waits until ``transform``), after
-        forgetting any previous fit."""
+    def _validate_fit(self, X, check=check_array):
+        """Check X (with ``check``: :func:`kernels.check_array`, or
+        :func:`kernels.dask_arrays.check_dask_array` for a dask array) and every
+        hyper-parameter before any work (the dense and Lanczos paths alike, so a bad
+        value never waits until ``transform``), after forgetting any previous fit."""
         reset_fitted(self)
         check_kernel(self.kernel)
-        X = check_array(X, "X")
+        X = check(X, "X")
         check_rank(self.n_components, "n_components", X.shape[0], "the number of samples n")
         if self.block_size is not None:
             check_positive(self.block_size, "block_size", integer=True)

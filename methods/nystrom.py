@@ -53,12 +53,11 @@ import scipy.linalg as sla
 from scipy.linalg import lapack
 from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, eigsh
 
-from kpca_suite.kernels import (Kernel, check_positive, check_random_state, check_rank, gram_accumulate,
-                                kernel_matmat)
+from kpca_suite.kernels import Kernel, gram_accumulate, kernel_matmat
+from kpca_suite.kernels.dask_arrays import add_terms, check_dask_array, gather_rows, is_dask_array, tree_reduce
 from kpca_suite.kernels.frequent_directions import blas_single_thread
 
-from .base import KPCABase, check_choice, check_components_rank, check_kernel, check_rcond, reset_fitted
-from kpca_suite.kernels.dask_arrays import add_terms, check_dask_array, gather_rows, is_dask_array, tree_reduce
+from .base import KPCABase, check_choice, check_components_rank
 from .landmarks import FixedLandmarks, UniformLandmarks, landmark_strategy, select_landmarks
 
 WHITENINGS = ("eigh", "cholesky", "generalized")
@@ -136,14 +135,7 @@ class NystromKPCA(KPCABase):
         """:meth:`KPCABase._validate_fit` for a dask array X (its rows are checked
         where the pass reads them), and what the chunked path cannot do: a landmark
         strategy that reads X, or ``center=True``."""
-        reset_fitted(self)
-        check_kernel(self.kernel)
-        X = check_dask_array(X, "X")
-        check_rank(self.n_components, "n_components", X.shape[0], "the number of samples n")
-        if self.block_size is not None:
-            check_positive(self.block_size, "block_size", integer=True)
-        check_rcond(self.rcond)
-        check_random_state(self.random_state)
+        X = super()._validate_fit(X, check=check_dask_array)
         strategy = self._strategy()
         if not isinstance(strategy, CHUNKED_LANDMARKS):
             raise ValueError(f"landmarks: {type(strategy).__name__} reads the rows of X to choose its landmarks, "
