@@ -412,3 +412,30 @@ def test_nystrom_with_leverage_landmarks_fits():
     assert len(ny.landmark_indices_) <= 10
     A, L = ny.coefficients_, ny.basis_points_
     assert_allclose(A.T @ Kernel(gamma=1.0).block(L) @ A, np.eye(3), atol=1e-8)
+
+
+def test_top_eigenpairs_survives_a_tight_cluster_of_equal_eigenvalues():
+    """A matrix on which LAPACK's subset drivers (evr, evx) stopped with "Internal
+    Error" in a CI run (found by hypothesis through a Nyström fit; the values as
+    captured there): six equal diagonal values 1/21 and off-diagonal terms of 1e-19
+    to 1e-129. The top 4 eigenpairs must still come back, equal to the full
+    eigendecomposition's."""
+    from kpca_suite.methods.nystrom import top_eigenpairs
+
+    diag = [0.047619047619047644, 0.047619047619047644, 0.047619047619047616, 0.047619047619047616,
+            0.047619047619047616, 0.0476190476190476, 0.7142857142857143]
+    upper = [  # row i: M[i, i+1:]
+        [7.920941996382182e-25, -2.8086744794727214e-46, -1.0762561995049204e-63, 8.17986170892451e-129, -2.1074217637561481e-23, -5.899912403049755e-32],
+        [1.5949496432344374e-47, 3.867530976468436e-64, -4.1352408545814336e-103, 2.7821669512457656e-19, -4.156214868045905e-33],
+        [-4.046051671706275e-19, 1.657669923763957e-58, 1.2224218437367975e-46, 3.0643777720803575e-29],
+        [-7.803821546657633e-41, 1.2104142235445005e-62, 1.1580434855226692e-32],
+        [-9.893684391219534e-102, -5.930639337189207e-73],
+        [-9.437573994936193e-33],
+    ]
+    M = np.diag(diag)
+    for i, row in enumerate(upper):
+        M[i, i + 1:] = M[i + 1:, i] = row
+    mu, U = top_eigenpairs(M, 4)
+    np.testing.assert_allclose(mu, [5 / 7, 1 / 21, 1 / 21, 1 / 21], rtol=1e-12)
+    np.testing.assert_allclose(U.T @ U, np.eye(4), atol=1e-12)
+    np.testing.assert_allclose(M @ U, U * mu, atol=1e-12)
