@@ -16,7 +16,8 @@ from kpca_suite.methods import RFERM, ExactKPCA, NystromKPCA, SubsetPCA, William
 from kpca_suite.suites.cli import main
 from kpca_suite.suites.datasets import load_user_data
 from kpca_suite.theory.bounds import ekpca_bound_eq17, nystrom_bound_eq15
-from kpca_suite.theory.ghashami16 import fd_bound, lemma22_bound, lemma24_bound, rff_variance, theorem21_bound
+from kpca_suite.theory.ghashami16 import (fd_bound, lemma22_bound, lemma24_bound, rff_expected_frobenius_sq,
+                                          rff_variance, theorem21_bound)
 from kpca_suite.theory.hallgren_bounds import hs_distance_sq, kernel_bound, subset_eigenvalues, theorem3_bound
 
 X = np.random.default_rng(0).normal(size=(30, 3))
@@ -161,6 +162,11 @@ def test_fd_bound_indices(j, k, exc, match):
     (lambda: rff_variance(1.5, 0.5, 10), r"^k_delta must be a kernel value in \[-1, 1\], got 1\.5$"),
     (lambda: rff_variance(0.5, np.nan, 10), r"^k_2delta must be a kernel value in \[-1, 1\]"),
     (lambda: rff_variance(0.5, 0.2, 0), "^m must be > 0"),
+    (lambda: rff_expected_frobenius_sq(np.eye(3), np.eye(2), 4), "^G and G_2delta must be one square shape"),
+    (lambda: rff_expected_frobenius_sq(np.ones((2, 3)), np.ones((2, 3)), 4), "^G and G_2delta must be one square"),
+    (lambda: rff_expected_frobenius_sq(2 * np.eye(2), np.eye(2), 4), r"^G must hold kernel values in \[-1, 1\]"),
+    (lambda: rff_expected_frobenius_sq(np.eye(2), np.eye(2), 0), "^m must be > 0"),
+    (lambda: rff_expected_frobenius_sq(np.full((2, 2), np.nan), np.eye(2), 4), "^G contains NaN"),
 ])
 def test_ghashami_bounds_validate_their_arguments(call, match):
     with pytest.raises(ValueError, match=match):
@@ -172,6 +178,8 @@ def test_ghashami_bounds_keep_their_values():
     assert theorem21_bound(100, 25, 8, delta=1.0) == pytest.approx(np.sqrt(np.log(100) / 25) + 0.5, rel=1e-15)
     assert lemma24_bound(3.0, 4, 0.5) == 4.0
     assert rff_variance(0.5, 0.2, 10) == pytest.approx((1 + 0.1 - 0.25) / 10, rel=1e-15)
+    # on the diagonal (K = K(2 Delta) = 1) each entry's variance is 1/2m: n / 2m for the identity Gram
+    assert rff_expected_frobenius_sq(np.eye(3), np.eye(3), 5) == pytest.approx(3 * 0.5 / 5 + 6 * 1.0 / 5, rel=1e-15)
 
 
 # -- 4. Hallgren's Theorem 3 and the bounds of Sterge et al. ---------------------------------

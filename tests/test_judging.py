@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from kpca_suite.suites.claim import Cell, Result
-from kpca_suite.suites.judging import (AllOf, AllWithin, CoverageAtLeast, CurvesClose, OrderingHolds, SlopeInBand,
-                                       collect, combine)
+from kpca_suite.suites.judging import (AllOf, AllWithin, CoverageAtLeast, CurvesClose, MeanAtMost, OrderingHolds,
+                                       SlopeInBand, collect, combine)
 
 NS = (64, 128, 256, 512, 1024, 2048)
 
@@ -57,6 +57,18 @@ def test_slope_band_from_a_reference_curve():
     rule = SlopeInBand("err", lambda ref: (ref - 0.05, ref + 0.05), label="err", reference="ref")
     out = rule(res, "ci")
     assert out.status == "holds" and out.predicted["slope_predicted"] == pytest.approx(-0.5)
+
+
+def test_mean_at_most_per_size_and_pooled():
+    """Per m, the largest seed mean decides; pooled, the mean of every cell: one noisy m
+    (mean 1.6) fails the per-size rule at 1.5 and passes the pooled one (mean 1.1)."""
+    res = [Result(Cell.make("t.x", "a", 100, s, m=m), {"lvl": (1.6 if m == 32 else 1.0) + 0.1 * (s % 2)})
+           for m in (32, 64, 128, 256, 512, 1024) for s in range(4)]
+    per_m = MeanAtMost("lvl", 1.5, "level", x="m")(res, "ci")
+    assert per_m.status == "fails" and "at m = 32" in per_m.summary, per_m.summary
+    pooled = MeanAtMost("lvl", 1.5, "level", x=None)(res, "ci")
+    assert pooled.status == "holds" and abs(pooled.measured["max_mean_lvl"] - 1.15) < 1e-12, pooled.summary
+    assert MeanAtMost("lvl", 1.1, "level", x=None)(res, "ci").status == "fails"
 
 
 def test_all_within():

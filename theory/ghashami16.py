@@ -136,11 +136,40 @@ def lemma24_bound(tail_frobenius: float, k: int, spectral: float) -> float:
     return float(tail_frobenius + np.sqrt(k) * spectral)
 
 
+def _cos_map_variance(k_delta, k_2delta, m):
+    """(1 + K(2 Delta)/2 - K(Delta)^2) / m, elementwise."""
+    return (1.0 + k_2delta / 2.0 - k_delta**2) / m
+
+
 def rff_variance(k_delta: float, k_2delta: float, m: int) -> float:
     """Var[z(x)^T z(y)] = (1 + K(2 Delta)/2 - K(Delta)^2) / m for the cos map, with the
-    kernel values K(Delta), K(2 Delta) of a shift-invariant kernel with K(0) = 1, in [-1, 1]."""
+    kernel values K(Delta), K(2 Delta) of a shift-invariant kernel with K(0) = 1, in [-1, 1].
+
+    Derivation: with a = omega^T x + b, c = omega^T y + b, one feature's product is
+    2 cos a cos c = cos(omega^T Delta) + cos(omega^T (x + y) + 2 b); b ~ U[0, 2 pi) makes the
+    second term mean-zero with second moment 1/2 and uncorrelated with the first, whose
+    second moment is (1 + K(2 Delta)) / 2. The m features are i.i.d., hence the 1/m."""
     for value, name in ((k_delta, "k_delta"), (k_2delta, "k_2delta")):
         if isinstance(value, bool) or not isinstance(value, numbers.Real) or not -1.0 <= value <= 1.0:
             raise ValueError(f"{name} must be a kernel value in [-1, 1], got {value!r}")
     m = check_positive(m, "m", integer=True)
-    return float((1.0 + k_2delta / 2.0 - k_delta**2) / m)
+    return float(_cos_map_variance(k_delta, k_2delta, m))
+
+
+def rff_expected_frobenius_sq(G, G_2delta, m: int) -> float:
+    """E ||G - Z Z^T||_F^2 = sum_{i,j} (1 + K(2 Delta_ij)/2 - K(Delta_ij)^2) / m for m i.i.d.
+    cos features (:func:`rff_variance` summed over the pairs, as ZZ^T is unbiased).
+
+    ``G`` holds K(x_i - x_j), ``G_2delta`` holds K(2 (x_i - x_j)) (for the Gaussian kernel
+    exp(-gamma ||.||^2), K(2 Delta) = K(Delta)^4). The exact level of the random-feature
+    error: a map whose features are not independent (repeated draws) exceeds it, one with
+    negatively correlated ones (the paired [cos, sin] map, orthogonal features) stays below."""
+    G = check_array(G, "G", ndim=2)
+    G_2delta = check_array(G_2delta, "G_2delta", ndim=2)
+    if G.shape[0] != G.shape[1] or G_2delta.shape != G.shape:
+        raise ValueError(f"G and G_2delta must be one square shape, got {G.shape} and {G_2delta.shape}")
+    for A, name in ((G, "G"), (G_2delta, "G_2delta")):
+        if np.abs(A).max() > 1.0 + 1e-12:
+            raise ValueError(f"{name} must hold kernel values in [-1, 1] (K(0) = 1), got {np.abs(A).max()!r}")
+    m = check_positive(m, "m", integer=True)
+    return float(_cos_map_variance(G, G_2delta, m).sum())

@@ -113,6 +113,44 @@ def narrow_rff_map(n_components, budget, kernel, random_state):
     return RandomFourierMap(budget, Kernel(kernel.name, gamma=kernel.gamma / 2.0), random_state)
 
 
+class RepeatedRFFMap(RandomFourierMap):
+    """Draws m/2 frequencies and phases and uses each twice (columns [Y, Y] / sqrt 2): the
+    map is still unbiased and its error still falls like m^(-1/2), but its m features carry
+    the information of m/2, so E||G - ZZ^T||_F^2 is twice that of m i.i.d. features (a
+    generator re-seeded per block of features does this)."""
+
+    def fit(self, X, y=None):
+        self.feature_map_ = draw_rff(np.asarray(X).shape[1], self.n_features // 2, self.kernel.name,
+                                     self.kernel.gamma, "cos", self.random_state)
+        return self
+
+    def transform(self, X):
+        Y = self.feature_map_.transform(X)
+        return np.hstack([Y, Y]) / np.sqrt(2.0)
+
+
+def repeated_rff_map(n_components, budget, kernel, random_state):
+    """:class:`RepeatedRFFMap` with ``budget`` (even) features."""
+    return RepeatedRFFMap(budget, kernel, random_state)
+
+
+class PairedScaleTransformSKPCA(SKPCA):
+    """``transform`` scales the cos features by 1/sqrt(m), the paired map's normalisation,
+    instead of sqrt(2/m): the scores are 1/sqrt 2 too small, so G~ is half the sketched
+    approximation. Its error (about lambda_1(G) / 2n) stays under the theorem's
+    sqrt(log(n/delta)/m) + 4/ell on RandomNoisy; only the proof's data-dependent bound
+    sees it."""
+
+    def transform(self, X):
+        return super().transform(X) / np.sqrt(2.0)
+
+
+def paired_scale_transform_skpca(n_components, budget, kernel, random_state):
+    """:class:`PairedScaleTransformSKPCA` in the kernel-approximation role (Algorithm 1, halving)."""
+    return PairedScaleTransformSKPCA(sketch_size=n_components, n_features=budget, kernel=kernel, shrink="halving",
+                                     random_state=random_state)
+
+
 def unscaled_skpca(n_components, budget, kernel, random_state):
     """:class:`UnscaledSKPCA` in the kernel-approximation role (Algorithm 1, halving)."""
     return UnscaledSKPCA(sketch_size=n_components, n_features=budget, kernel=kernel, shrink="halving",

@@ -50,6 +50,7 @@ from ..judging import AllOf, SlopeInBand, collect, combine
 from ..plots import save_figure
 from ..probes import fitted_subspace
 from ._landmarks_faults import smallest_residual, snap_to_first, top_leverage
+from .sterge20 import RATIO_FLOOR
 
 PAPER = Paper(
     key="landmarks",
@@ -405,16 +406,19 @@ class _MaxMeanOf:
 
 
 RATE_SLOPE_WIDTH = 0.05
-RATE_RATIO_MAX = 1.5
+#: Largest seed-mean R / R_{C,l} at any n. Evidence: ci (5 seeds) 1.11-1.17 over the rules, quick
+#: (10 seeds) 1.12-1.185 (leverage, l = 3); 1.3 keeps that headroom and fails a rank l - 1 fit at l = 3
+#: (R_{C,2} / R_{C,3} = 1.26 for alpha = 1.5, times the rules' 1.1). Was 1.5.
+RATE_RATIO_MAX = 1.3
 RATE_RATIO_SLOPE = 0.0
 
 
 @dataclass(frozen=True)
 class RatesKept:
     """For every strategy present: slope of the seed-mean R vs n at most the exact
-    R_{C,l} slope + 0.05 (CI inside); seed-mean R / R_{C,l} <= 1.5 at every n; and
-    the slope of log(R / R_{C,l}) <= 0 (CI inside): the ratio to the optimum does
-    not grow along the grid."""
+    R_{C,l} slope + 0.05 (CI inside); seed-mean R / R_{C,l} <= RATE_RATIO_MAX at every n,
+    and never below 1 in any cell (impossible for a rank-l projector); and the slope of
+    log(R / R_{C,l}) <= 0 (CI inside): the ratio to the optimum does not grow along the grid."""
 
     def __call__(self, results, profile) -> Outcome:
         methods = [s for s in STRATEGIES if any(r.cell.method == s for r in results)]
@@ -424,7 +428,7 @@ class RatesKept:
                                   ylabel="population R(P)", reference="R_C", method=s, name=f"{s}_slope"),
                       _MaxMeanOf("ratio", s, RATE_RATIO_MAX),
                       SlopeInBand("ratio", band=(-np.inf, RATE_RATIO_SLOPE), label=s, ylabel="R / R_C,l",
-                                  method=s, name=f"{s}_ratio_slope")]
+                                  method=s, name=f"{s}_ratio_slope", impossible=RATIO_FLOOR)]
         out = AllOf(*rules)(results, profile)
         m = out.measured
         ref = out.predicted.get(f"{methods[0]}_slope_predicted", float("nan"))
@@ -560,7 +564,7 @@ CLAIMS = [
                "rules as a comparison",
         statement="With m = n^θ ln n (θ = 1/2) and l = n^(θ/α) every landmark rule keeps the rate of the "
                   "exact R_{C,l}",
-        prediction="for each rule: slope of R vs n at most the R_{C,l} slope + 0.05; R/R_{C,l} <= 1.5; "
+        prediction="for each rule: slope of R vs n at most the R_{C,l} slope + 0.05; 1 <= R/R_{C,l} <= 1.3; "
                    "R/R_{C,l} does not grow (its slope <= 0)",
         data=FOURIER + ", s = n^-1/2 for the leverage rules",
         metric="population R(P) of the rank-l Nyström projector; R / R_{C,l}",
@@ -570,8 +574,8 @@ CLAIMS = [
         judge=RatesKept(),
         tolerance=Tolerance(
             "per rule: slope CI <= reference + 0.05 (one-sided, catching up with R_C,l is allowed, as "
-            "sterge20.als); max seed-mean R/R_C,l <= 1.5; slope CI of R/R_C,l <= 0 (the ratio to the optimum "
-            "does not grow)",
+            "sterge20.als); max seed-mean R/R_C,l <= 1.3 (was 1.5) and no cell below 1 (impossible); slope CI "
+            "of R/R_C,l <= 0 (the ratio to the optimum does not grow)",
             "ci (l = 3..10, n = 27..1000, J = 512, 5 seeds): R_C,l slope -0.171, rules -0.195 to -0.208 (upper "
             "CI ends <= -0.194, band <= -0.121); max R/R_C,l 1.11-1.17; ratio slopes -0.025 to -0.037, upper CI "
             "ends <= -0.023. quick (l = 3..11, J = 768, 10 seeds): reference -0.168, rules -0.192 to -0.204, "
