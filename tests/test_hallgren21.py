@@ -15,8 +15,8 @@ from kpca_suite.methods.landmarks import FixedLandmarks
 from kpca_suite.methods.subset_pca import SubsetPCA, WilliamsSeegerKPCA
 from kpca_suite.suites.claim import Cell
 from kpca_suite.suites.pipeline import evaluate
-from kpca_suite.theory.hallgren_bounds import (C_STAR, corollary61_bounds, hs_distance, kernel_bound, theorem3_bound,
-                                               theorem3_D)
+from kpca_suite.theory.hallgren_bounds import (C_STAR, corollary61_bounds, hs_distance, hs_distance_sq_mean,
+                                               kernel_bound, subset_difference_bound, theorem3_bound, theorem3_D)
 
 
 def data(n=200, seed=0, p=3):
@@ -105,6 +105,40 @@ def test_hs_distance_from_kernel_sums_matches_explicit_features():
     assert hs_distance(X, idx, Kernel("linear"), block_size=7) == pytest.approx(np.linalg.norm(Cn - Cm), rel=1e-10)
 
 
+def test_hs_distance_sq_mean_is_the_average_over_every_subset():
+    """The closed form against the exact average over all C(9, 3) = 84 subsets of a
+    Gaussian Gram (the without-replacement factor (n - m)/(n - 1) included)."""
+    import itertools
+
+    X = np.random.default_rng(4).normal(size=(9, 2))
+    kern = Kernel("gaussian", gamma=0.7)
+    K = kern.block(X)
+    every = [hs_distance(X, list(idx), kern) ** 2 for idx in itertools.combinations(range(9), 3)]
+    want = hs_distance_sq_mean(float((np.diag(K) ** 2).sum()), float((K**2).sum()), 9, 3)
+    assert np.mean(every) == pytest.approx(want, rel=1e-12)
+    assert hs_distance_sq_mean(float((np.diag(K) ** 2).sum()), float((K**2).sum()), 9, 9) == 0.0
+
+
+def test_subset_difference_is_under_twice_sqrt_d_times_the_hs_distance():
+    """R_n(V^m_j) - R_n(V^_j) <= 2 sqrt(j) ||C_n - C_m||_HS on random subsets of two data
+    sets and kernels; the bound is attained within a factor of a few (not vacuous) on
+    the linear kernel, whose top eigenvalue moves first-order with the subset."""
+    worst = 0.0
+    for seed, kern in ((0, Kernel("gaussian", gamma=2.0)), (1, Kernel("linear"))):
+        X = data(120, seed, 4) * np.array([3.0, 1.0, 0.5, 0.2])
+        K = kern.block(X)
+        top = np.cumsum(np.linalg.eigvalsh(K / 120)[::-1][:3])
+        rng = np.random.default_rng(seed)
+        for _ in range(20):
+            idx = np.sort(rng.choice(120, 15, replace=False))
+            sub = top - np.cumsum(SubsetPCA(3, kern, landmarks=FixedLandmarks(tuple(idx)), center=False)
+                                  .fit(X).eigenvalues_)
+            bound = subset_difference_bound(hs_distance(X, idx, kern), 3)
+            assert (sub <= bound + 1e-12).all(), (sub, bound)
+            worst = max(worst, float(np.max(sub / bound)))
+    assert worst > 0.05
+
+
 def test_corollary61_values():
     b = corollary61_bounds(1000, 1.0, 0.9)
     assert b["sup_eig"] == pytest.approx(math.sqrt(2 * math.log(20) / 1000))
@@ -122,6 +156,11 @@ def test_gaussian_gram_eigenvalues_without_forming_K():
     (lambda: theorem3_bound(np.eye(5), 100, 5), "d = 5 must be at most m - 1 = 4"),
     (lambda: theorem3_bound(np.eye(5), 100, 0), "d"),
     (lambda: theorem3_D(10, 20), "m = 20 must not exceed n = 10"),
+    (lambda: hs_distance_sq_mean(1.0, 1.0, 10, 11), "need n >= 2 and 1 <= m <= n, got n = 10, m = 11"),
+    (lambda: hs_distance_sq_mean(-1.0, 1.0, 10, 5), "sum_diag_K2 must be >= 0"),
+    (lambda: hs_distance_sq_mean(1.0, np.nan, 10, 5), "sum_K2 must be >= 0"),
+    (lambda: subset_difference_bound(-0.1, 3), "hs must be >= 0"),
+    (lambda: subset_difference_bound(0.1, 0), "d must be > 0"),
     (lambda: theorem3_D(100, 10, alpha=1.0), "alpha"),
     (lambda: kernel_bound(Kernel("polynomial", degree=2)), "unbounded.*Eq. \\(5\\)"),
     (lambda: kernel_bound(Kernel("linear")), "unbounded"),

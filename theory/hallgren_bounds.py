@@ -190,6 +190,43 @@ def hs_distance_sq(sum_K2: float, sum_Knm2: float, sum_Kmm2: float, n: int, m: i
     return max(sum_K2 / n**2 - 2 * sum_Knm2 / (n * m) + sum_Kmm2 / m**2, 0.0)
 
 
+def hs_distance_sq_mean(sum_diag_K2: float, sum_K2: float, n: int, m: int) -> float:
+    """E ||C_m - C_n||_HS^2 over a subset of m rows drawn uniformly **without replacement**:
+
+    .. math::  \frac{n - m}{m (n - 1)} \Big(\frac{1}{n}\sum_i k(x_i, x_i)^2 - \frac{\sum K^2}{n^2}\Big)
+
+    C_m is the mean of m of the n points z_i (x) z_i of the HS space, C_n their mean, and
+    ||z_i (x) z_i||_HS^2 = k(x_i, x_i)^2, ||C_n||_HS^2 = sum K^2 / n^2: the finite-population
+    variance of a sample mean (the factor (n - m) / (n - 1) is the without-replacement
+    correction; with replacement it is 1). The exact level of the HS term that Theorem 3's D
+    bounds with high probability. The sums are finite and >= 0, 1 <= m <= n, n >= 2."""
+    sum_diag_K2 = check_positive(sum_diag_K2, "sum_diag_K2", allow_zero=True)
+    sum_K2 = check_positive(sum_K2, "sum_K2", allow_zero=True)
+    n = check_positive(n, "n", integer=True)
+    m = check_positive(m, "m", integer=True)
+    if n < 2 or m > n:
+        raise ValueError(f"need n >= 2 and 1 <= m <= n, got n = {n}, m = {m}")
+    return (n - m) / (m * (n - 1)) * max(sum_diag_K2 / n - sum_K2 / n**2, 0.0)
+
+
+def subset_difference_bound(hs: float, d: int) -> np.ndarray:
+    """A deterministic bound on the Subset difference, j = 1..d, from the observed
+    eps = ||C_n - C_m||_HS:
+
+    .. math::  R_n(V^m_j) - R_n(\hat V_j) \le 2 \sqrt{j}\, \varepsilon
+
+    with V^m_j the top-j eigenvectors of C_m (projector P). The difference is
+    [sum_{i<=j} lambda_i(C_n) - sum_{i<=j} lambda_i(C_m)] + tr(P (C_m - C_n)); by Ky Fan the
+    first bracket is at most sum_{i<=j} lambda_i(C_n - C_m) <= sqrt(j) eps, and the second is
+    at most ||P||_HS eps = sqrt(j) eps. It bounds the Nyström difference too (Nyström's
+    subspace is the best j-dimensional one in the span of the subset, Proposition 1). It holds
+    for every subset, with no probability: Theorem 3 with the observed eps in place of D
+    would be the paper's statement made data-dependent; this is its simplest valid form."""
+    hs = check_positive(hs, "hs", allow_zero=True)
+    d = check_positive(d, "d", integer=True)
+    return 2.0 * np.sqrt(np.arange(1, d + 1)) * hs
+
+
 def hs_distance(X, subset, kernel: Kernel, block_size: int = 2048) -> float:
     """||C_n - C_m||_HS for C_m the covariance of the rows ``subset`` of X, from kernel sums:
 

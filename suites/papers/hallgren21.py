@@ -39,7 +39,8 @@ from kpca_suite.methods.kpcr import KPCR, CenteredNystromKRR
 from kpca_suite.methods.landmarks import FixedLandmarks
 from kpca_suite.methods.nystrom import NystromKPCA
 from kpca_suite.methods.subset_pca import SubsetPCA
-from kpca_suite.theory.hallgren_bounds import corollary61_bounds, hs_distance_sq, theorem3_bound, theorem3_D
+from kpca_suite.theory.hallgren_bounds import (corollary61_bounds, hs_distance_sq, hs_distance_sq_mean,
+                                              subset_difference_bound, theorem3_bound, theorem3_D)
 from kpca_suite.theory.mehler import mehler_eigenvalues
 
 from . import _hallgren21_faults as faults
@@ -579,6 +580,17 @@ def coverage_floor(R, alpha=BOUND_ALPHA):
     return alpha - 3 * math.sqrt(alpha * (1 - alpha) / R)
 
 
+#: |z| of the mean of ||C_n - C_m||_HS^2 over the R subsets against its exact expectation
+#: (hs_distance_sq_mean), z = (mean - E) / (sd / sqrt R), is at most this in every cell.
+#: Evidence: see THM3's tolerance.
+HS_Z_MAX = 4.5
+
+
+def uniform_subsets(rng, n: int, m: int, R: int) -> list:
+    """R independent subsets of m of the n rows, each uniform without replacement, sorted."""
+    return [np.sort(rng.choice(n, m, replace=False)) for _ in range(R)]
+
+
 def gram_eigenvalues(K) -> np.ndarray:
     """lambda^n_j = eig(K / n), descending: the eigenvalues of C_n."""
     return np.linalg.eigvalsh(K / K.shape[0])[::-1]
@@ -599,11 +611,9 @@ def bound_experiment(cell: Cell, est) -> dict:
     top = np.cumsum(lam_n[:d])
     sum_K2 = float((K**2).sum())
     D = theorem3_D(n, m, 1.0, BOUND_ALPHA)
-    rng = cell.rng("subsets")
     ny_d, sub_d, b_d, c_d = (np.zeros((p["R"], d)) for _ in range(4))
     hs = np.zeros(p["R"])
-    for r in range(p["R"]):
-        idx = np.sort(rng.choice(n, m, replace=False))
+    for r, idx in enumerate(est["subsets"](cell.rng("subsets"), n, m, p["R"])):
         lm = FixedLandmarks(tuple(idx))
         ny = est["nystrom"](d, kern, landmarks=lm).fit(X)
         sp = est["subset"](d, kern, landmarks=lm, center=False).fit(X)
@@ -618,11 +628,19 @@ def bound_experiment(cell: Cell, est) -> dict:
     # does for most subsets the median slack is undefined: NaN (a metric is never infinite).
     slack = float(np.median(np.divide(b_d[:, -1], ny_d[:, -1], out=np.full(len(b_d), np.inf),
                                       where=ny_d[:, -1] > 0)))
+    hs_sq_mean = hs_distance_sq_mean(float((np.diag(K) ** 2).sum()), sum_K2, n, m)
+    hs_sq = hs**2
+    z = (hs_sq.mean() - hs_sq_mean) / (hs_sq.std(ddof=1) / math.sqrt(p["R"]))
+    dd = np.array([subset_difference_bound(h, d) for h in hs])
     out = {"R": float(p["R"]), "D": D,
+           "hs_sq_ratio": float(hs_sq.mean() / hs_sq_mean), "hs_sq_z_abs": float(abs(z)),
+           "subset_bound_excess": float(np.max(sub_d - dd) / top[-1]),
+           "slack_dd_d10": _finite_or_nan(np.median(np.divide(dd[:, -1], ny_d[:, -1], out=np.full(len(dd), np.inf),
+                                                              where=ny_d[:, -1] > 0))),
            "coverage_paper": float(np.mean((ny_d <= b_d).all(axis=1))),
            "coverage_conservative": float(np.mean((ny_d <= c_d).all(axis=1))),
            "coverage_hs": float(np.mean(hs <= D)), "max_hs": float(hs.max()),
-           "slack_d10": slack if math.isfinite(slack) else float("nan"),
+           "slack_d10": _finite_or_nan(slack),
            "max_subset_below_nystrom": float(np.max(ny_d - sub_d))}
     out.update({f"shortfall_{kind}": coverage_floor(p["R"]) - out[f"coverage_{kind}"] for kind in BOUND_KINDS})
     for name, arr in (("bound", b_d), ("cons", c_d), ("nys", ny_d), ("sub", sub_d)):
@@ -630,17 +648,26 @@ def bound_experiment(cell: Cell, est) -> dict:
     return out
 
 
+def _finite_or_nan(x) -> float:
+    return float(x) if math.isfinite(x) else float("nan")
+
+
 def report_bound(results, profile) -> Outcome:
     """Reported, never judged: the lowest coverages, the median slack bound / difference
     at d = 10 and the largest ||C_n - C_m||_HS."""
     worst = {f"coverage_{k}": min(r.metrics[f"coverage_{k}"] for r in results) for k in BOUND_KINDS}
     slack = float(np.nanmedian([r.metrics["slack_d10"] for r in results]))
+    slack_dd = float(np.nanmedian([r.metrics["slack_dd_d10"] for r in results]))
+    ratios = [r.metrics["hs_sq_ratio"] for r in results]
     floor = min(coverage_floor(r.metrics["R"]) for r in results)
     return _reported(
         f"lowest coverage over {len(results)} (data set, kernel) cells: paper {worst['coverage_paper']:.3f}, "
         f"conservative {worst['coverage_conservative']:.3f}, ||C_n - C_m||_HS <= D {worst['coverage_hs']:.3f} "
-        f"(floor {floor:.3f} = α - 3 SE); median slack bound/diff at d = 10: {slack:.1f}",
-        {**worst, "median_slack_d10": slack, "max_hs": max(r.metrics["max_hs"] for r in results)})
+        f"(floor {floor:.3f} = α - 3 SE); median slack bound/diff at d = 10: {slack:.1f} (Theorem 3), "
+        f"{slack_dd:.1f} (2 sqrt(d) ||C_n - C_m||_HS observed); mean ||C_n - C_m||_HS^2 / its exact expectation "
+        f"{min(ratios):.3f}-{max(ratios):.3f}",
+        {**worst, "median_slack_d10": slack, "median_slack_dd_d10": slack_dd,
+         "max_hs": max(r.metrics["max_hs"] for r in results)})
 
 
 def bound_figure(results, verdict, outdir):
@@ -695,7 +722,8 @@ THM3 = Claim(
     source="Hallgren 2021, Theorem 3, Sec. 7.2, Figs. 1-3",
     statement="R_n(V~_d) - R_n(V^_d) <= Σ λ^m_j D_j + D max_k D_k with confidence 1 - 2e^{-δ} (paper), and "
               "the conservative variant; RBF, Cauchy and normalised polynomial kernels",
-    prediction="coverage >= α = 0.9 over independent subsets; slack reported",
+    prediction="coverage >= α = 0.9 over independent subsets; slack reported; the Subset difference under "
+               "2 sqrt(d) ||C_n - C_m||_HS in every subset; mean ||C_n - C_m||_HS^2 at its exact expectation",
     data=f"the first n rows of UCI magic, yeast, cardiotocography, segmentation, standardised; the code's fixed "
          f"bandwidth σ = 3 (γ = 1/9, no bandwidth rule) for the Gaussian and Cauchy kernels, the polynomial "
          f"kernel (R = 1, degree 2) normalised by Eq. (5); m = {BOUND_M} uniform subsets, d <= {BOUND_D}, "
@@ -704,21 +732,36 @@ THM3 = Claim(
            "d <= 10 (paper's and conservative bound), and where ||C_n - C_m||_HS <= D; the Subset difference "
            "minus the Nyström difference",
     estimators={"nystrom": NystromKPCA, "subset": SubsetPCA, "gram_eigenvalues": gram_eigenvalues,
-                "bound": theorem3_bound},
+                "bound": theorem3_bound, "subsets": uniform_subsets},
     experiment=bound_experiment,
-    grid=PerProfile(ci=_bound_grid(300, 25, ("yeast",)), quick=_bound_grid(1000, 200, BOUND_SETS),
+    grid=PerProfile(ci=_bound_grid(300, 50, ("yeast",)), quick=_bound_grid(1000, 200, BOUND_SETS),
                     full=_bound_grid(1000, 500, BOUND_SETS)),
     judge=AllOf(AllWithin(0.0, metrics=tuple(f"shortfall_{k}" for k in BOUND_KINDS), what="below α - 3 SE"),
-                AllWithin(1e-9, metrics=("max_subset_below_nystrom",)),
+                AllWithin(1e-9, metrics=("max_subset_below_nystrom", "subset_bound_excess")),
+                AllWithin(HS_Z_MAX, metrics=("hs_sq_z_abs",), what="standard errors"),
                 report_bound),
     tolerance=Tolerance(
-        rule="coverage >= α - 3 sqrt(α(1-α)/R) (0.836 at R = 200, 0.72 at R = 25) in every cell; Subset "
-             "difference >= Nyström difference up to 1e-9",
+        rule="coverage >= α - 3 sqrt(α(1-α)/R) (0.836 at R = 200, 0.773 at R = 50) in every cell; Subset "
+             "difference >= Nyström difference up to 1e-9; the sharper statements: in every subset the Subset "
+             "difference <= 2 sqrt(d) ||C_n - C_m||_HS observed (a deterministic inequality, up to 1e-9 of the "
+             f"captured variance), and the mean of ||C_n - C_m||_HS^2 over the R subsets within {HS_Z_MAX:g} "
+             "standard errors of its exact expectation (n - m) / (m (n - 1)) (sum k_ii^2 / n - sum K^2 / n^2)",
         evidence="the floor is a three-standard-error allowance for a rate over R subsets; observed coverage "
                  "is 100 % on synthetic 8-D data (n = 1000, m = 100, 50 subsets, no violation); ci uses fewer "
-                 "subsets (25) for its time budget"),
+                 "subsets (50) for its time budget. Slack at ci (yeast, n = 300): Theorem 3 median 120 (RBF), "
+                 "77 (Cauchy), 2552 (polynomial), so only factor-n faults moved it; 2 sqrt(d) eps: 67, 43, 1436. "
+                 "The z of the HS calibration, 1000 independent sets of subsets per kernel (yeast, n = 300, R = "
+                 "50): largest |z| 3.57, 99th percentile 2.70; with R = 25 the largest was 4.68 (a skewed mean), "
+                 "hence R = 50 at ci. quick (4 sets x 3 kernels, n = 1000, R = 200, 61 sets each): largest 3.60. "
+                 "The near miss contiguous-subsets at ci: mean ratio 1.21-1.24, |z| up to 7.11, coverage 1.000. "
+                 "(Subsets drawn with replacement, whose expectation is (n - 1)/(n - m) times larger, gave |z| >= "
+                 "6.8 at R = 50 in the same study, but FixedLandmarks refuses repeated indices, so that bug "
+                 "raises before it can be judged)"),
     faults=(Fault("eig-K", "eig(K) instead of eig(K / n) for the eigenvalues of C_n in the measured difference",
-                  {"gram_eigenvalues": faults.unnormalised_gram_eigenvalues}),),
+                  {"gram_eigenvalues": faults.unnormalised_gram_eigenvalues}),
+            Fault("contiguous-subsets", "a near miss: each subset is m consecutive rows at a random start (a "
+                  "slice, not a sample); coverage and every bound still hold, but ||C_n - C_m||_HS^2 is not at "
+                  "the expectation of a uniform subset", {"subsets": faults.contiguous_subsets})),
     figure=bound_figure,
 )
 
