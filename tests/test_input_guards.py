@@ -16,7 +16,7 @@ from kpca_suite.methods import RFERM, ExactKPCA, NystromKPCA, SubsetPCA, William
 from kpca_suite.suites.cli import main
 from kpca_suite.suites.datasets import load_user_data
 from kpca_suite.theory.bounds import ekpca_bound_eq17, nystrom_bound_eq15
-from kpca_suite.theory.ghashami16 import (fd_bound, lemma22_bound, lemma24_bound, rff_expected_frobenius_sq,
+from kpca_suite.theory.ghashami16 import (fd_bound, lemma22_bound, lemma24_bound, paper_space, rff_expected_frobenius_sq,
                                           rff_variance, theorem21_bound)
 from kpca_suite.theory.hallgren_bounds import hs_distance_sq, kernel_bound, subset_eigenvalues, theorem3_bound
 
@@ -166,6 +166,9 @@ def test_fd_bound_indices(j, k, exc, match):
     (lambda: rff_expected_frobenius_sq(np.ones((2, 3)), np.ones((2, 3)), 4), "^G and G_2delta must be one square"),
     (lambda: rff_expected_frobenius_sq(2 * np.eye(2), np.eye(2), 4), r"^G must hold kernel values in \[-1, 1\]"),
     (lambda: rff_expected_frobenius_sq(np.eye(2), np.eye(2), 0), "^m must be > 0"),
+    (lambda: paper_space("fd", 4, 2, 2), r"^method must be one of \('skpca', 'rnca', 'nystrom'\)"),
+    (lambda: paper_space("skpca", 4, 2), "^ell must be > 0"),
+    (lambda: paper_space("rnca", 0, 2), "^m must be > 0"),
     (lambda: rff_expected_frobenius_sq(np.full((2, 2), np.nan), np.eye(2), 4), "^G contains NaN"),
 ])
 def test_ghashami_bounds_validate_their_arguments(call, match):
@@ -179,6 +182,7 @@ def test_ghashami_bounds_keep_their_values():
     assert lemma24_bound(3.0, 4, 0.5) == 4.0
     assert rff_variance(0.5, 0.2, 10) == pytest.approx((1 + 0.1 - 0.25) / 10, rel=1e-15)
     # on the diagonal (K = K(2 Delta) = 1) each entry's variance is 1/2m: n / 2m for the identity Gram
+    assert (paper_space("skpca", 8, 3, 4), paper_space("rnca", 8, 3), paper_space("nystrom", 8, 3)) == (64, 96, 88)
     assert rff_expected_frobenius_sq(np.eye(3), np.eye(3), 5) == pytest.approx(3 * 0.5 / 5 + 6 * 1.0 / 5, rel=1e-15)
 
 

@@ -128,6 +128,29 @@ def theorem21_bound(n: int, m: int, ell: int, delta: float = 0.1, C: float = 1.0
     return float(C * np.sqrt(np.log(n / delta) / m) + 4.0 / ell)
 
 
+SPACE_METHODS = ("skpca", "rnca", "nystrom")
+
+
+def paper_space(method: str, m: int, d: int, ell: int = 0) -> int:
+    """Floats held after a fit, as the paper's SPACE counts them (Table 1, section 3), for
+    m features (c = m landmarks) of d-dimensional rows:
+
+    skpca    d m + m + ell m   (frequencies, phases, the ell x m sketch)
+    rnca     d m + m + m^2     (frequencies, phases, the m x m covariance)
+    nystrom  m d + m^2         (the landmarks and the m x m W)
+
+    The m phases of the cos map are ours (the paper's O(dm) absorbs them)."""
+    if method not in SPACE_METHODS:
+        raise ValueError(f"method must be one of {SPACE_METHODS}, got {method!r}")
+    m = check_positive(m, "m", integer=True)
+    d = check_positive(d, "d", integer=True)
+    if method == "skpca":
+        return d * m + m + check_positive(ell, "ell", integer=True) * m
+    if method == "rnca":
+        return d * m + m + m * m
+    return m * d + m * m
+
+
 def lemma24_bound(tail_frobenius: float, k: int, spectral: float) -> float:
     """||G - G_k||_F + sqrt(k) ||G - G'||_2 (Lemma 2.4 as proved)."""
     tail_frobenius = check_positive(tail_frobenius, "tail_frobenius", allow_zero=True)
