@@ -300,15 +300,16 @@ class MeanAtMost:
         if self.x is None:
             values = np.array([r.metrics[self.metric] for r in results], dtype=float)
             worst = float(np.mean(values))  # NaN propagates, and fails
-            at = f" over {len(values)} cells"
-        else:
-            key = (lambda c: c.n) if self.x == "n" else (lambda c: c.p[self.x])
-            xs, Y = collect(results, self.metric, key=key)
-            means = np.nanmean(Y, axis=1)
-            worst = float(np.nanmax(means))
-            at = f" at {self.x} = {xs[int(np.nanargmax(means))]:g}"
+            return Outcome("holds" if worst <= self.tol else "fails",
+                           f"mean {self.what} {worst:.3f} over {len(values)} cells (<= {self.tol:g})",
+                           [], {f"mean_{self.metric}": worst}, {f"mean_{self.metric}_at_most": self.tol})
+        key = (lambda c: c.n) if self.x == "n" else (lambda c: c.p[self.x])
+        xs, Y = collect(results, self.metric, key=key)
+        means = np.nanmean(Y, axis=1)
+        worst = float(np.nanmax(means))
         return Outcome("holds" if worst <= self.tol else "fails",
-                       f"max mean {self.what} {worst:.3f}{at} (<= {self.tol:g})",
+                       f"max mean {self.what} {worst:.3f} at {self.x} = {xs[int(np.nanargmax(means))]:g} "
+                       f"(<= {self.tol:g})",
                        [], {f"max_mean_{self.metric}": worst}, {f"max_mean_{self.metric}_at_most": self.tol})
 
 

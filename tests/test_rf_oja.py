@@ -10,7 +10,7 @@ from kpca_suite.kernels import Kernel
 from kpca_suite.methods.rf_erm import RFERM
 from kpca_suite.methods.rf_oja import ConstantSchedule, InverseSchedule, RFOja, ThreePhaseSchedule
 from kpca_suite.theory.mehler import MehlerModel
-from kpca_suite.theory.rf_objective import (esl_quantity, heldout_grams, lemma_e1_rotation, lifted_objective,
+from kpca_suite.theory.rf_objective import (esl_first_order, esl_quantity, heldout_grams, lemma_e1_rotation, lifted_objective,
                                  population_grams, procrustes_rotation, projected_objective)
 from kpca_suite.theory.ullah_lemmas import b_k, c_prime_spectrum, kappa, lemma_c6, lemma_c7, lemma_c8, lemma_c9, lemma_f1
 
@@ -142,6 +142,33 @@ def test_population_objective_is_bounded_by_the_optimum_and_lifted_can_exceed_it
         assert projected_objective(G, H) <= MODEL.optimum(3) + 1e-12
         over += lifted_objective(G, H) > MODEL.optimum(3)
     assert over > 0  # J is basis-dependent and can exceed the optimum (so the rates use J_proj)
+
+
+def test_esl_first_order_constant_against_monte_carlo():
+    """n E[ESL] -> q for the top-k eigenvectors of the sample covariance of n rows drawn from
+    a discrete law (rows of F with probabilities w), where the expectation is exact: the mean
+    of n ESL over 400 samples of n = 4000 rows is within 5 standard errors of q, and a sample
+    of n/2 rows (every other row) sits near 2q."""
+    rng = np.random.default_rng(7)
+    N, m, k, n, reps = 60, 6, 2, 4000, 400
+    F = rng.normal(size=(N, m)) * np.array([3.0, 2.0, 1.0, 0.7, 0.5, 0.3])
+    w = rng.dirichlet(np.ones(N))
+    q = esl_first_order(F, w, k)
+    lam, V = np.linalg.eigh(F.T @ (F * w[:, None]))
+    Phi = V[:, ::-1][:, :k]
+
+    def scaled_esl(rows):
+        e, U = np.linalg.eigh(F[rows].T @ F[rows] / len(rows))
+        return len(rows) * esl_quantity(Phi, U[:, ::-1][:, :k])
+
+    full = np.array([scaled_esl(rng.choice(N, n, p=w)) for _ in range(reps)])
+    assert abs(full.mean() - q) < 5 * full.std(ddof=1) / np.sqrt(reps), (full.mean(), q)
+    half = np.array([2 * scaled_esl(rng.choice(N, n, p=w)[::2]) for _ in range(reps)])  # n ESL with n/2 rows
+    assert abs(half.mean() / (2 * q) - 1) < 0.15, (half.mean(), q)
+    with pytest.raises(ValueError, match="k must be in"):
+        esl_first_order(F, w, m)
+    with pytest.raises(ValueError, match="eigengap"):
+        esl_first_order(np.vstack([np.eye(3)] * 2), np.full(6, 1 / 6), 1)  # C = I / 3: no gap
 
 
 def test_procrustes_is_orthogonal_and_optimal_lemma_e1_is_not():

@@ -113,6 +113,36 @@ def esl_quantity(Phi_k, U) -> float:
     return float(max(U.shape[1] - np.linalg.norm(Phi_k.T @ U) ** 2, 0.0))
 
 
+def esl_first_order(F, weights, k: int) -> float:
+    """The constant q of E ||(Phi_k^perp)^T U||_F^2 = q / n + O(n^-2) for U the top-k
+    eigenvectors of C_hat_m = Z^T Z / n of n i.i.d. rows (the q/n of Lemma C.11, with its
+    constant), from the first-order (Kato) expansion of the eigenspace:
+
+    .. math::  q = \sum_{i \le k < j} \frac{E[y_i(x)^2 y_j(x)^2]}{(\lambda_i - \lambda_j)^2},
+               \qquad y = V^T z(x),\ C_m = V \operatorname{diag}(\lambda) V^T,
+
+    since (Phi_k^perp)^T U ~ [v_j^T (C_hat_m - C_m) v_i / (lambda_i - lambda_j)]_{j > k, i <= k} and
+    Var(y_i y_j) = E[y_i^2 y_j^2] for i != j (E[y_i y_j] = 0).
+
+    ``F`` (N, m) holds the features at quadrature nodes with ``weights`` (N,) summing to
+    1 (:meth:`theory.mehler.MehlerModel.quadrature`); needs lambda_k > lambda_{k+1}."""
+    F = check_array(F, "F")
+    w = check_array(weights, "weights", ndim=1)
+    if w.shape[0] != F.shape[0]:
+        raise ValueError(f"weights must have one entry per row of F ({F.shape[0]}), got {w.shape[0]}")
+    if not 1 <= k < F.shape[1]:
+        raise ValueError(f"k must be in [1, m - 1] = [1, {F.shape[1] - 1}], got {k!r}")
+    lam, V = np.linalg.eigh(F.T @ (F * w[:, None]))
+    lam, V = lam[::-1], V[:, ::-1]
+    gaps = lam[:k, None] - lam[None, k:]
+    if not gaps.min() > 0:
+        raise ValueError(f"the first-order constant needs an eigengap: lambda_k = {lam[k - 1]!r} <= "
+                         f"lambda_(k+1) = {lam[k]!r}")
+    Y2 = (F @ V) ** 2
+    fourth = (Y2[:, :k] * w[:, None]).T @ Y2[:, k:]  # E[y_i^2 y_j^2], i <= k < j
+    return float(np.sum(fourth / gaps**2))
+
+
 def eigen_overlap_distance(coef_top, U, G) -> float:
     """HS distance in L^2(rho) between the projection onto the top-k kernel
     eigenfunctions and the projection onto span{f_i}:
