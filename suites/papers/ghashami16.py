@@ -1047,11 +1047,11 @@ CLAIMS = [
                         kinds=("random-features",)),
         grid=PerProfile(ci=_t21_grid(64, 5), quick=_t21_grid(100, 10), full=_t21_grid(625, 10)),
         judge=AllOf(UnderBound("spectral", "bound", label=f"SKPCA m = {T21_M}, ell = {T21_ELL}",
-                               bound_label="bound sqrt(log(n/δ)/m) + 4/ell (Thm 2.1, C = 1)",
+                               bound_label="Thm 2.1: √(log(n/δ)/m) + 4/ℓ",
                                ylabel="||G - G~||_2 / n under its bound"),
                     WhereExposed("proof_bound", UnderBound(
                         "spectral", "proof_bound", label=f"SKPCA m = {T21_M}, ell = {T21_ELL}",
-                        bound_label="proof's bound (||G - ZZ^T||_2 + ||Z^T Z - B^T B||_2) / n",
+                        bound_label="proof: (‖G − ZZᵀ‖₂ + ‖ZᵀZ − BᵀB‖₂) / n",
                         ylabel="||G - G~||_2 / n under the proof's bound", name="proof_bound")),
                     SlopeInBand("spectral", (-np.inf, T21_SLOPE_MAX), label=f"SKPCA m = {T21_M}, ell = {T21_ELL}",
                                 ylabel="||G - G~||_2 / n")),
