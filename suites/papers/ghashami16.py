@@ -33,7 +33,8 @@ from kpca_suite.methods.rf_erm import RFERM as RNCA
 from kpca_suite.methods.skpca import SKPCA
 from kpca_suite.methods.streaming_nystrom import StreamingNystrom
 from kpca_suite.theory.ghashami16 import (RANDOM_NOISY_S, fd_bound, lemma22_bound, lemma24_bound, paper_space,
-                                          random_noisy, random_rotation, rff_expected_frobenius_sq, rn_gamma, theorem21_bound)
+                                          random_noisy, random_rotation, rff_expected_frobenius_sq, rn_gamma,
+                                          theorem21_bound)
 from kpca_suite.theory.kernel_error import frobenius_error, spectral_error, top_k_factor
 
 from ..adapters import ours_rff
