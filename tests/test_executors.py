@@ -87,7 +87,10 @@ def test_a_scheduler_address_stores_the_same_bits_as_the_pool(tmp_path, dask_clu
 def test_a_worker_killed_mid_run_loses_no_cell(tmp_path, dask_cluster):
     """SIGKILL one worker process once some cells are stored: its nanny restarts it,
     the scheduler reruns the cells it held, the run exits 0 with every cell stored
-    once, each with the bits a serial run stores, and prints no warning."""
+    once, each with the bits a serial run stores, and prints no warning but Dask's own
+    notice of that recovery ("Couldn't gather N keys, rescheduling"), which its client
+    logs when the kill lands while it is fetching a result from the killed worker (1 run
+    in 4 of the full suite on 2026-11-24)."""
     import os
     import signal
     import time
@@ -108,7 +111,7 @@ def test_a_worker_killed_mid_run_loses_no_cell(tmp_path, dask_cluster):
     finally:
         proc.kill()
     assert proc.returncode == 0, stderr[-2000:]
-    assert _quiet(stderr) == []
+    assert [ln for ln in _quiet(stderr) if "distributed.client - WARNING - Couldn't gather" not in ln] == []
     after = _store_keys(out)
     assert 3 <= len(stored_at_kill) < len(after) == len(set(after))  # killed mid-run; no cell stored twice
     assert set(stored_at_kill) <= set(after)
