@@ -729,6 +729,26 @@ def rank_over_nystrom(n_components, budget, kernel, random_state):
     return uniform_nystrom(n_components + 1, budget, kernel, random_state)
 
 
+def _n_of_budget(m: int) -> int:
+    """The smallest n whose theorem budget ceil(n^theta ln n) is at least m (bisection):
+    a role factory is given the budget, not n."""
+    lo, hi = 2, 2
+    while _m_uniform(hi) < m:
+        lo, hi = hi, 2 * hi
+    while lo < hi:
+        mid = (lo + hi) // 2
+        lo, hi = (mid + 1, hi) if _m_uniform(mid) < m else (lo, mid)
+    return lo
+
+
+def short_budget_nystrom(n_components, budget, kernel, random_state):
+    """A near miss: uniform Nyström on ceil(n^(3/8)) landmarks (at least l) where the
+    corollaries grant ceil(n^(1/2) ln n): still far more than l, but below the theorem's
+    budget, so the level R / R_{C,l} no longer holds."""
+    m = max(n_components, math.ceil(_n_of_budget(budget) ** 0.375))
+    return uniform_nystrom(n_components, m, kernel, random_state)
+
+
 def _three_seeds(cell: Cell) -> bool:
     """Faults of the rate claims run on seeds 0-2 only: their slopes are far outside the band."""
     return cell.seed < 3
@@ -808,7 +828,10 @@ CLAIMS = [
                       {"nystrom": clustered_nystrom}, keep=_three_seeds),
                 Fault("rank-short", "a near miss: rank l - 1 when asked for l (an off-by-one); R_C,l-1 / R_C,l = "
                       "(l + 1/2) / (l - 1/2) leaves the level's bound (1.434 at l = 3), and at these small l the "
-                      "slope's band too", {"nystrom": rank_short_nystrom}, keep=_three_seeds)),
+                      "slope's band too", {"nystrom": rank_short_nystrom}, keep=_three_seeds),
+                Fault("short-budget", "a near miss: m = ⌈n^(3/8)⌉ landmarks instead of ⌈n^(1/2) ln n⌉; the slope "
+                      "alone does not reject it (its CI straddles the band), the level R/R_C,l (1.66) does",
+                      {"nystrom": short_budget_nystrom}, keep=_three_seeds)),
     ),
     Claim(
         id="sterge20.cor43-exp",
@@ -834,7 +857,10 @@ CLAIMS = [
                       "e^τ at every l, so only the level sees it", {"nystrom": rank_short_nystrom},
                       keep=_three_seeds),
                 Fault("rank-over", "rank l + 1 when asked for l: R below R_C,l, impossible for rank l",
-                      {"nystrom": rank_over_nystrom}, keep=_three_seeds)),
+                      {"nystrom": rank_over_nystrom}, keep=_three_seeds),
+                Fault("short-budget", "a near miss: m = ⌈n^(3/8)⌉ landmarks instead of ⌈n^(1/2) ln n⌉; the slope "
+                      "alone does not reject it (its CI straddles the band), the level R/R_C,l (7.0) does",
+                      {"nystrom": short_budget_nystrom}, keep=_three_seeds)),
     ),
     Claim(
         id="sterge20.als",
