@@ -410,3 +410,20 @@ def test_loglog_line_recovers_a_power_law_and_rejects_bad_input():
         loglog_line(n, [1.0, 0.0, 1.0])
     with pytest.raises(ValueError, match="1-D"):
         loglog_line(n, [1.0, 2.0])
+
+
+@pytest.mark.parametrize("m", [1, 2, 3, 17, 40, 41, 533, 1485])
+def test_smallest_n_inverts_a_budget_rule_like_a_linear_scan(m):
+    """smallest_n against a plain scan of n = 2, 3, ...: the first n whose budget
+    ceil(sqrt(n) ln n) reaches m."""
+    from kpca_suite.theory import smallest_n
+
+    def rule(n):
+        return math.ceil(math.sqrt(n) * math.log(n))
+
+    n = 2
+    while rule(n) < m:
+        n += 1
+    assert smallest_n(rule, m) == n
+    with pytest.raises(ValueError, match="m must be > 0"):
+        smallest_n(rule, 0)

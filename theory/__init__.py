@@ -13,7 +13,7 @@ from .bounds import Theorem41Conditions, corollary_t, ekpca_bound_eq17, nystrom_
 from .effective_dimension import (effective_dimension, empirical_effective_dimension, exp_effdim_asymptote,
                                   max_effective_dimension, poly_effdim_slope)
 from .population import FourierModel, basis_from_coefficients, default_J, ekpca_population_error
-from .rates import RateRow, exp_grid, poly_grid, rate_row
+from .rates import RateRow, exp_grid, poly_grid, rate_row, smallest_n
 from .slopes import SlopeFit, fit_line, fit_loglog, loglog_line, octaves, verdict_from_ci
 
 __all__ = [
@@ -21,6 +21,6 @@ __all__ = [
     "effective_dimension", "max_effective_dimension", "empirical_effective_dimension",
     "poly_effdim_slope", "exp_effdim_asymptote",
     "nystrom_bound_eq15", "ekpca_bound_eq17", "theorem41_conditions", "Theorem41Conditions", "corollary_t",
-    "RateRow", "rate_row", "poly_grid", "exp_grid",
+    "RateRow", "rate_row", "poly_grid", "exp_grid", "smallest_n",
     "SlopeFit", "fit_loglog", "fit_line", "loglog_line", "verdict_from_ci", "octaves",
 ]

@@ -123,3 +123,17 @@ def exp_grid(ells, tau: float, theta: float) -> np.ndarray:
     tau = check_decay("exp", tau, "tau")
     theta = check_positive(theta, "theta")
     return np.rint(np.exp(tau * _ells(ells) / theta)).astype(np.int64)
+
+
+def smallest_n(budget_rule, m: int) -> int:
+    """The smallest n >= 2 with ``budget_rule(n) >= m``, for a nondecreasing rule such as
+    m(n) = ceil(sqrt(n) ln n) (doubling, then bisection): a role factory is given its
+    budget, not n, and a near-miss budget that follows another law of n needs n back."""
+    m = check_positive(m, "m", integer=True)
+    lo, hi = 2, 2
+    while budget_rule(hi) < m:
+        lo, hi = hi, 2 * hi
+    while lo < hi:
+        mid = (lo + hi) // 2
+        lo, hi = (mid + 1, hi) if budget_rule(mid) < m else (lo, mid)
+    return lo

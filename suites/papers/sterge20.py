@@ -27,7 +27,7 @@ import numpy as np
 from kpca_suite.kernels import Kernel, median_gamma
 from kpca_suite.methods import ExactKPCA, FixedLandmarks, LeverageScoreLandmarks, NystromKPCA, UniformLandmarks
 from kpca_suite.theory import (FourierModel, default_J, ekpca_population_error, exp_grid,
-                               fit_line, fit_loglog, octaves, poly_grid, verdict_from_ci)
+                               fit_line, fit_loglog, octaves, poly_grid, smallest_n, verdict_from_ci)
 from kpca_suite.theory.bounds import ekpca_bound_eq17, nystrom_bound_eq15
 from kpca_suite.theory.effective_dimension import (effective_dimension, empirical_effective_dimension,
                                                    max_effective_dimension)
@@ -729,23 +729,11 @@ def rank_over_nystrom(n_components, budget, kernel, random_state):
     return uniform_nystrom(n_components + 1, budget, kernel, random_state)
 
 
-def _n_of_budget(m: int) -> int:
-    """The smallest n whose theorem budget ceil(n^theta ln n) is at least m (bisection):
-    a role factory is given the budget, not n."""
-    lo, hi = 2, 2
-    while _m_uniform(hi) < m:
-        lo, hi = hi, 2 * hi
-    while lo < hi:
-        mid = (lo + hi) // 2
-        lo, hi = (mid + 1, hi) if _m_uniform(mid) < m else (lo, mid)
-    return lo
-
-
 def short_budget_nystrom(n_components, budget, kernel, random_state):
     """A near miss: uniform Nyström on ceil(n^(3/8)) landmarks (at least l) where the
     corollaries grant ceil(n^(1/2) ln n): still far more than l, but below the theorem's
     budget, so the level R / R_{C,l} no longer holds."""
-    m = max(n_components, math.ceil(_n_of_budget(budget) ** 0.375))
+    m = max(n_components, math.ceil(smallest_n(_m_uniform, budget) ** 0.375))
     return uniform_nystrom(n_components, m, kernel, random_state)
 
 

@@ -35,7 +35,7 @@ from kpca_suite.kernels import Kernel, draw_rff, median_gamma
 from kpca_suite.methods import ExactKPCA, NystromKPCA
 from kpca_suite.methods.rf_erm import RFERM
 from kpca_suite.methods.rf_oja import InverseSchedule, RFOja
-from kpca_suite.theory import fit_loglog, verdict_from_ci
+from kpca_suite.theory import fit_loglog, smallest_n, verdict_from_ci
 from kpca_suite.theory.mehler import MehlerModel
 from kpca_suite.theory.rf_objective import (eigen_overlap_distance, esl_first_order, esl_quantity, gram_deviation, heldout_grams,
                                             lemma_e1_rotation, lifted_objective, population_grams,
@@ -581,15 +581,9 @@ def rf_erm_first_rows(n_components, budget, kernel, random_state):
 
 def quarter_power_budget(m: int) -> int:
     """The near-miss budget ceil(n^(1/4)) for the n whose theorem budget is m = m_rule(n)
-    (the smallest such n, by bisection): far below sqrt(n) ln n, so eps_a(m) ~ 1/m
-    decays like n^(-1/4) and the excess cannot reach n^(-1/2)."""
-    lo, hi = 2, 2
-    while m_rule(hi) < m:
-        lo, hi = hi, 2 * hi
-    while lo < hi:
-        mid = (lo + hi) // 2
-        lo, hi = (mid + 1, hi) if m_rule(mid) < m else (lo, mid)
-    return max(K, math.ceil(lo ** 0.25))
+    (the smallest such n): far below sqrt(n) ln n, so eps_a(m) ~ 1/m decays like
+    n^(-1/4) and the excess cannot reach n^(-1/2)."""
+    return max(K, math.ceil(smallest_n(m_rule, m) ** 0.25))
 
 
 def rf_erm_quarter_power(n_components, budget, kernel, random_state):
