@@ -191,7 +191,7 @@ def hs_distance_sq(sum_K2: float, sum_Knm2: float, sum_Kmm2: float, n: int, m: i
 
 
 def hs_distance_sq_mean(sum_diag_K2: float, sum_K2: float, n: int, m: int) -> float:
-    """E ||C_m - C_n||_HS^2 over a subset of m rows drawn uniformly **without replacement**:
+    r"""E ||C_m - C_n||_HS^2 over a subset of m rows drawn uniformly **without replacement**:
 
     .. math::  \frac{n - m}{m (n - 1)} \Big(\frac{1}{n}\sum_i k(x_i, x_i)^2 - \frac{\sum K^2}{n^2}\Big)
 
@@ -210,7 +210,7 @@ def hs_distance_sq_mean(sum_diag_K2: float, sum_K2: float, n: int, m: int) -> fl
 
 
 def subset_difference_bound(hs: float, d: int) -> np.ndarray:
-    """A deterministic bound on the Subset difference, j = 1..d, from the observed
+    r"""A deterministic bound on the Subset difference, j = 1..d, from the observed
     eps = ||C_n - C_m||_HS:
 
     .. math::  R_n(V^m_j) - R_n(\hat V_j) \le 2 \sqrt{j}\, \varepsilon

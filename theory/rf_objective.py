@@ -114,7 +114,7 @@ def esl_quantity(Phi_k, U) -> float:
 
 
 def esl_first_order(F, weights, k: int) -> float:
-    """The constant q of E ||(Phi_k^perp)^T U||_F^2 = q / n + O(n^-2) for U the top-k
+    r"""The constant q of E ||(Phi_k^perp)^T U||_F^2 = q / n + O(n^-2) for U the top-k
     eigenvectors of C_hat_m = Z^T Z / n of n i.i.d. rows (the q/n of Lemma C.11, with its
     constant), from the first-order (Kato) expansion of the eigenspace:
 
