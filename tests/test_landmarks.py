@@ -15,6 +15,7 @@ from kpca_suite.methods import FixedLandmarks, LeverageScoreLandmarks, NystromKP
 from kpca_suite.methods.landmarks import KMeansLandmarks, PivotedCholeskyLandmarks, RecursiveLeverageLandmarks
 from kpca_suite.suites.papers import _landmarks_faults as faults
 from kpca_suite.suites.papers import landmarks as lm
+from tests.claims import run_claim
 
 KERN = Kernel("gaussian", gamma=0.5)
 
@@ -259,3 +260,17 @@ def test_fixed_landmarks_reproduce_a_strategy_fit():
     a = NystromKPCA(3, KERN, landmarks=FixedLandmarks(tuple(int(i) for i in idx))).fit(X)
     b = lm.fit_nystrom(NystromKPCA, 3, KERN, X, idx)
     assert_allclose(a.eigenvalues_, b.eigenvalues_, rtol=1e-12)
+
+
+def test_short_budget_fault_keeps_n_to_the_3_8_and_fails_the_rate_by_the_level():
+    """m = ceil(sqrt(n) ln n) = 109 belongs to n = 343 (342 gives 108); the fault keeps
+    ceil(343^(3/8)) = 9 uniform rows. In landmarks.rate uniform's slope CI stays inside its band, while its
+    R/R_C,l leaves the level and grows."""
+    assert (lm._m_rate(342), lm._m_rate(343)) == (108, 109)
+    assert len(lm.short_budget_uniform(109, 343 ** -0.5).select(_data(343), KERN, 0)) == 9
+    verdict = run_claim("landmarks.rate", fault="short-budget")
+    m, band = verdict.measured, verdict.predicted
+    assert verdict.status == "fails", verdict.summary
+    assert m["uniform_slope_ci_high"] <= band["uniform_slope_band"][1], verdict.summary
+    assert m["uniform_max_mean_ratio"] > band["uniform_max_mean_ratio_at_most"], verdict.summary
+    assert m["uniform_ratio_slope_ci_low"] > 0, verdict.summary

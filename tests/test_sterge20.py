@@ -55,3 +55,17 @@ def test_digits_faults_fail_the_part_they_break(fault, check):
     assert verdict.status == "fails", verdict.summary
     limit = s20.ORDER_ATOL if check == "max_below" else s20.DIGITS_CLOSE
     assert verdict.measured[check] > limit
+
+
+def test_als_short_budget_fault_draws_m_over_root_log_n_and_fails_by_the_level_only():
+    """ALS on ceil(m / sqrt(ln n)) draws: at n = 403 and m = 36, at most 15 distinct
+    landmarks. In the claim its poly slope CI stays inside the band, so only the
+    pooled level R/R_C,l rejects it, on both decays."""
+    X = np.random.default_rng(1).standard_normal((403, 2))
+    est = s20.short_budget_leverage_nystrom(2, 36, Kernel("linear"), 0).fit(X)
+    assert 2 <= len(est.landmark_indices_) <= math.ceil(36 / math.sqrt(math.log(403))) == 15
+    verdict = run_claim("sterge20.als", fault="short-budget")
+    m = verdict.measured
+    assert verdict.status == "fails", verdict.summary
+    assert -0.05 <= m["poly_ratio_slope_ci_low"] and m["poly_ratio_slope_ci_high"] <= 0.05, verdict.summary
+    assert m["poly_mean_ratio"] > s20.ALS_LEVEL["poly"] and m["exp_mean_ratio"] > s20.ALS_LEVEL["exp"], verdict.summary

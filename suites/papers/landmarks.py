@@ -43,7 +43,7 @@ import numpy as np
 from kpca_suite.kernels import Kernel, median_gamma
 from kpca_suite.methods import FixedLandmarks, LeverageScoreLandmarks, NystromKPCA, UniformLandmarks
 from kpca_suite.methods.landmarks import KMeansLandmarks, PivotedCholeskyLandmarks, RecursiveLeverageLandmarks
-from kpca_suite.theory import FourierModel, octaves, poly_grid
+from kpca_suite.theory import FourierModel, octaves, poly_grid, smallest_n
 
 from ..claim import Cell, CellList, Claim, Fault, Grid, Outcome, Paper, PerProfile, Tolerance
 from ..judging import AllOf, SlopeInBand, collect, combine
@@ -527,6 +527,19 @@ def _faults(seeds):
     return tuple(Fault(f.name, f.description, f.estimators, keep=_fault_keep(keep[f.name], seeds)) for f in FAULTS)
 
 
+def short_budget_uniform(m, s):
+    """A near miss: ceil(n^(3/8)) uniform rows where Corollary 4.2 grants
+    m = ceil(n^(1/2) ln n) (n recovered from m, :func:`theory.smallest_n`): still
+    more than l = n^(1/3), but below the theorem's budget."""
+    return UniformLandmarks(math.ceil(smallest_n(_m_rate, m) ** 0.375))
+
+
+SHORT_BUDGET = Fault("short-budget", "a near miss: uniform sampling of ⌈n^(3/8)⌉ landmarks instead of "
+                     "⌈n^(1/2) ln n⌉; the slope alone does not reject it (-0.142, upper CI end -0.122 inside "
+                     "its band), the level R/R_C,l (1.69) and its growth (ratio slope +0.028) do",
+                     {"uniform": short_budget_uniform}, keep=_fault_keep(BASE, RATE_SEEDS.ci))
+
+
 CLAIMS = [
     Claim(
         id="landmarks.error-vs-m",
@@ -581,8 +594,10 @@ CLAIMS = [
             "ends <= -0.023. quick (l = 3..11, J = 768, 10 seeds): reference -0.168, rules -0.192 to -0.204, "
             "R/R_C,l <= 1.12-1.18, ratio slope upper ends <= -0.023. Faults at ci: top-leverage R slope -0.142 "
             "(inside its band) but ratio slope +0.028 [+0.019, +0.035]: R/R_C,l grows, caught by the last rule "
-            "only; snap-to-first R slope +0.067, R/R_C,l 2.91; smallest-residual +0.014, 2.58"),
-        faults=_faults(RATE_SEEDS.ci),
+            "only; snap-to-first R slope +0.067, R/R_C,l 2.91; smallest-residual +0.014, 2.58; short-budget "
+            "(uniform on ceil(n^(3/8)) rows, seeds 0-4) R slope -0.142 [-0.163, -0.122] inside its band, "
+            "R/R_C,l 1.69 and ratio slope +0.028 [+0.008, +0.049]: caught by the level and the growth"),
+        faults=_faults(RATE_SEEDS.ci) + (SHORT_BUDGET,),
     ),
     Claim(
         id="landmarks.digits",
