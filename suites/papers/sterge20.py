@@ -906,14 +906,14 @@ CLAIMS = [
                             "1.105-1.143), 1.106 at quick (seeds 0-9, 1.091-1.131); exp 1.261 at ci (1.181-"
                             "1.401), 1.155 at quick (1.037-1.329), pooled over n because ALS's exp ratio is "
                             "heavy-tailed at small n (cells up to 2.52 at n = 403). The short-budget fault "
-                            "gives 1.467 / 7.16 at ci (1.494 / 7.40 on the 3 seeds its test runs; 1.445 / 9.09 at quick), "
-                            "half the budget 1.315 / 3.54"),
+                            "gives 1.467 / 7.16 at ci (1.494 / 7.40 on the 3 seeds its test runs; 1.445 / 9.09 "
+                            "at quick), half the budget 1.315 / 3.54"),
         faults=(Fault("clustered", "the m landmarks nearest x = 0 instead of leverage-score draws",
                       {"nystrom": clustered_nystrom}, keep=_three_seeds),
                 Fault("short-budget", "a near miss: ALS on ⌈m / sqrt(ln n)⌉ draws where the rate table grants "
                       "m = ⌈l ln n⌉ (poly), ⌈(ln n)^2⌉ (exp); the slopes alone do not reject it (poly's CI "
-                      "inside its band, exp's straddling), the level R/R_C,l (1.49 poly, 7.4 exp) does", {"nystrom": short_budget_leverage_nystrom},
-                      keep=_three_seeds)),
+                      "inside its band, exp's straddling), the level R/R_C,l (1.49 poly, 7.4 exp) does",
+                      {"nystrom": short_budget_leverage_nystrom}, keep=_three_seeds)),
     ),
     Claim(
         id="sterge20.ablation",
