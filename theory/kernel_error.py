@@ -84,14 +84,13 @@ def spectral_error(X, Y, kernel, G=None, block_size=None, random_state=0) -> flo
 
 
 def frobenius_error(X, Y, kernel, G=None, block_size=None) -> float:
-    """||G - Y Y^T||_F, block by block (module docstring)."""
+    """||G - Y Y^T||_F, block by block (module docstring); a dense ``G`` is read
+    block by block too, so no n x n temporary is formed."""
     X, Y, G = _check_factor(X, Y, G)
-    if G is not None:
-        return float(np.linalg.norm(G - Y @ Y.T))
     n = X.shape[0]
     total = 0.0
     for sl in _blocks(n, _check_block_size(block_size, n)):
-        Gb = kernel.block(X[sl], X, validate=False)
+        Gb = kernel.block(X[sl], X, validate=False) if G is None else np.array(G[sl])
         Gb -= Y[sl] @ Y.T
         total += float(np.einsum("ij,ij->", Gb, Gb))
     return float(np.sqrt(total))

@@ -626,19 +626,6 @@ def embedding_cost(est, projected: bool) -> dict:
     return {"test_madds": float(madds), "test_transcendentals": float(trans), "test_ops": float(madds + trans)}
 
 
-def rank_pca(Z, ells):
-    """[Z V_ell for ell in ells], V_ell the top-ell right singular vectors of Z (one
-    eigh of the m x m Z^T Z): the exact rank-ell PCA of the features, the best any
-    rank-ell approximation Z P Z^T (P a rank-ell projector in feature space, SKPCA's
-    P = W W^T among them) can do for ||ZZ^T - Z P Z^T||, spectral or Frobenius.
-    Of RNCA's features it is RNCA at rank ell (its test embedding z(x)^T V_ell, the
-    paper's section 1.1); against G it is the natural floor of SKPCA (not a strict
-    one: G != ZZ^T)."""
-    _, V = np.linalg.eigh(Z.T @ Z)
-    V = V[:, ::-1]
-    return [Z @ V[:, :min(ell, Z.shape[1])] for ell in ells]
-
-
 @single_threaded
 def compare_experiment(cell: Cell, estimators) -> dict:
     """One method at one sample size m (= c for Nyström): kernel spectral and
@@ -649,14 +636,17 @@ def compare_experiment(cell: Cell, estimators) -> dict:
     reads) and SPACE.
 
     RNCA also records its errors at each rank ell <= m (``rank{ell}_spectral``,
-    ``rank{ell}_frobenius``: Z V_ell, :func:`rank_pca`), the like-with-like
-    reference for SKPCA with sketch size ell. SKPCA is fitted twice on the same
+    ``rank{ell}_frobenius``): Z V_ell, V_ell the top-ell right singular vectors of its
+    features (:func:`theory.kernel_error.top_k_factor`; the first ell columns of the
+    largest ell's factor, one eigh), its test embedding z(x)^T V_ell (the paper's
+    section 1.1) and the like-with-like reference for SKPCA with sketch size ell. SKPCA is fitted twice on the same
     features: with the standard Frequent Directions shrink (sigma_ell^2, the sketch
     whose (ell - k) guarantee Lemmas 2.1-2.2 state; the judged errors and ``w_rank``,
     the rank of W) and with Algorithm 1 as printed (the halving shrink
     sigma_{floor(ell/2)}^2; ``literal_*``, reported). Both are compared with the exact
-    rank-ell PCA of the same features Z (``pca_spectral``, ``pca_frobenius``), which
-    splits a loss into the sketch's share and rank ell's share."""
+    rank-ell PCA of the same features Z (``pca_spectral``, ``pca_frobenius``: Z V_ell,
+    the best any rank-ell Z P Z^T can do, SKPCA's P = W W^T among them), which splits
+    a loss into the sketch's share and rank ell's share."""
     _warm()
     p = cell.p
     Xtr, Xte, gamma = _cmp_data(cell)
@@ -675,12 +665,13 @@ def compare_experiment(cell: Cell, estimators) -> dict:
            **embedding_cost(est, projected=cell.method != "rnca")}
     if cell.method == "rnca":
         ells = [ell for ell in ELLS if ell <= p["m"]]
-        for ell, Y_ell in zip(ells, rank_pca(Y, ells)):
-            out[f"rank{ell}_spectral"], out[f"rank{ell}_frobenius"] = _errors(Xtr, Y_ell, gamma, G)
+        Y_top = top_k_factor(Y, max(ells))
+        for ell in ells:
+            out[f"rank{ell}_spectral"], out[f"rank{ell}_frobenius"] = _errors(Xtr, Y_top[:, :ell], gamma, G)
     if skpca:
         literal = _make(estimators, cell.method, p["m"], gamma, cell.rng("method"), ell=p["ell"]).fit(Xtr)
         out["literal_spectral"], out["literal_frobenius"] = _errors(Xtr, literal.transform(Xtr), gamma, G)
-        out["pca_spectral"], out["pca_frobenius"] = _errors(Xtr, rank_pca(est.features(Xtr), [p["ell"]])[0], gamma, G)
+        out["pca_spectral"], out["pca_frobenius"] = _errors(Xtr, top_k_factor(est.features(Xtr), p["ell"]), gamma, G)
         for key, fitted in (("w_rank", est), ("literal_w_rank", literal)):
             out[key] = float(np.linalg.matrix_rank(fitted.components_)) if fitted.components_.size else 0.0
     return out
