@@ -49,6 +49,7 @@ import sys
 
 import numpy as np
 
+from .threads import blas_single_thread
 from .validation import check_array, check_positive
 
 #: Partial results combined per node of the tree (``split_every`` of :func:`tree_reduce`).
@@ -124,7 +125,6 @@ def tree_reduce(X, chunk_fn, combine, name: str = "X", split_every: int = SPLIT_
     BLAS on one thread in this process (module docstring)."""
     import dask
 
-    from .frequent_directions import blas_single_thread
     split_every = check_positive(split_every, "split_every", integer=True)
     if not 2 <= split_every <= 8:
         raise ValueError(f"split_every must be in 2..8, got {split_every}")

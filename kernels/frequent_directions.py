@@ -44,26 +44,14 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from threadpoolctl import ThreadpoolController
 
 from .dask_arrays import check_dask_array, is_dask_array, tree_reduce
+from .threads import blas_single_thread
 from .validation import check_array, check_positive
 
 SHRINKS = ("standard", "halving")
 #: The fitted state: what ``fit`` forgets and a chunked ``partial_fit`` takes from its merged sketch.
 FITTED = ("sketch_", "n_filled_", "delta_", "n_shrinks_", "n_rows_seen_")
-
-
-@functools.lru_cache(maxsize=1)
-def _controller() -> ThreadpoolController:
-    return ThreadpoolController()
-
-
-def blas_single_thread():
-    """Context manager: BLAS / LAPACK single-threaded inside. One cached
-    ``ThreadpoolController`` (building one per call allocates ~160 kB and takes
-    ~0.3 ms; ``limit`` on a cached one allocates 1.5 kB)."""
-    return _controller().limit(limits=1, user_api="blas")
 
 
 class FrequentDirections:

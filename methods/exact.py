@@ -35,7 +35,7 @@ from scipy.linalg import blas
 from scipy.sparse.linalg import LinearOperator, eigsh
 
 from kpca_suite.kernels import Kernel, check_positive, check_random_state, default_block_size, kernel_matmat
-from kpca_suite.kernels.frequent_directions import blas_single_thread
+from kpca_suite.kernels.threads import blas_single_thread
 
 from .base import KPCABase, check_choice, fitted_coefficients
 

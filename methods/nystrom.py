@@ -55,7 +55,7 @@ from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, eigsh
 
 from kpca_suite.kernels import Kernel, gram_accumulate, kernel_matmat
 from kpca_suite.kernels.dask_arrays import add_terms, check_dask_array, gather_rows, is_dask_array, tree_reduce
-from kpca_suite.kernels.frequent_directions import blas_single_thread
+from kpca_suite.kernels.threads import blas_single_thread
 
 from .base import KPCABase, check_choice, check_components_rank
 from .landmarks import FixedLandmarks, UniformLandmarks, landmark_strategy, select_landmarks

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kpca_suite.kernels import Kernel, check_array, check_positive, check_random_state, check_rank
-from kpca_suite.kernels.frequent_directions import blas_single_thread
+from kpca_suite.kernels.threads import blas_single_thread
 from kpca_suite.kernels.oja import oja_updates, orthonormalize
 
 from .base import reset_fitted

@@ -9,8 +9,13 @@ A claim is data, in the manner of benchopt's objective / dataset / solver split:
                 planted fault or another implementation may replace (an
                 estimator class or factory, or a theory routine the claim
                 checks); a cell's ``method`` names one of them;
-``experiment``  ``experiment(cell, estimators) -> {metric: float}``, a
+``experiment``  ``experiment(cell, estimators) -> {metric: value}``, a
                 module-level function (a process pool pickles it by reference);
+                a value is a float, or a 1-D array of floats for a curve;
+``metrics``     the names the experiment returns (every cell returns a subset);
+                a judging recipe may read only declared names, checked when the
+                claim is declared, and a cell returning an undeclared name stops
+                the sweep at the first cell (:mod:`suites.runner`);
 ``grid``        the sweep per profile: a :class:`PerProfile` of :class:`Grid`,
                 or, for a sweep that depends on the user's data, a function
                 ``(profile, options) -> [Cell]``;
@@ -313,6 +318,13 @@ def grid_text(grid) -> str:
     return grid.text()
 
 
+def judged_metrics(judge) -> frozenset:
+    """The metric names a judging rule reads: a recipe's ``reads`` (see
+    :mod:`suites.judging`); a judge function of a claim's own reads only the
+    claim's declared metrics, which the sweep checks, so it contributes nothing."""
+    return frozenset(getattr(judge, "reads", ()))
+
+
 def run_experiment(experiment: Callable, estimators: Mapping, cell: Cell) -> dict:
     """``experiment(cell, estimators)``: module-level so that a process pool can
     pickle ``functools.partial(run_experiment, experiment, estimators)``."""
@@ -338,10 +350,17 @@ class Claim:
     figure: Optional[Callable] = None  # figure(results, verdict, outdir) -> list[Path]
     takes_data: bool = False           # the sweep reads a user's --data file
     subject: Any = None                # suites.roles.Subject, or None: only our estimators
+    metrics: Optional[tuple] = None    # the names the experiment returns; None: undeclared
 
     def __post_init__(self):
         if "." not in self.id:
             raise ValueError(f"claim id {self.id!r} must be 'paper.name'")
+        if self.metrics is not None:
+            object.__setattr__(self, "metrics", tuple(self.metrics))
+            unread = judged_metrics(self.judge) - set(self.metrics)
+            if unread:
+                raise ValueError(f"claim {self.id!r}: its judge reads metric(s) {sorted(unread)}, which the claim "
+                                 f"does not declare; it declares {sorted(self.metrics)}")
         if self.subject is not None and self.subject.estimator not in self.estimators:
             raise ValueError(f"claim {self.id!r}: its subject names estimator {self.subject.estimator!r}; "
                              f"it has {sorted(self.estimators)}")

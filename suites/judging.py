@@ -12,6 +12,10 @@ A claim declares one (or :class:`AllOf` several) with its numbers:
 :class:`MeanAtMost`        the largest per-size seed mean of a metric is at most a tolerance;
 :class:`Where`             a rule applied to the cells with one parameter value only.
 
+Each recipe says which metrics it reads (``reads``), so that a claim declaring its
+metrics is checked when it is declared: a misspelt name fails at import, not after
+the sweep.
+
 Statuses combine as: ``fails`` if any part fails, ``holds`` if all hold, else
 ``inconclusive``. A slope whose CI straddles its band is ``inconclusive``.
 """
@@ -25,7 +29,7 @@ import numpy as np
 
 from kpca_suite.theory import fit_loglog, loglog_line, octaves, verdict_from_ci
 
-from .claim import Fit, Outcome
+from .claim import Fit, Outcome, judged_metrics
 
 
 # ---------------------------------------------------------------------- helpers
@@ -112,6 +116,10 @@ class SlopeInBand:
     reference_label: str = "exact reference curve"
     impossible: Optional[tuple] = None
 
+    @property
+    def reads(self) -> frozenset:
+        return frozenset(m for m in (self.metric, self.reference) if m is not None)
+
     def __call__(self, results, profile) -> Outcome:
         key = (lambda c: c.n) if self.x == "n" else (lambda c: c.p[self.x])
         x, Y = collect(results, self.metric, self.method, key)
@@ -158,6 +166,10 @@ class AllWithin:
     metrics: Optional[Sequence[str]] = None
     what: str = ""
 
+    @property
+    def reads(self) -> frozenset:
+        return frozenset(self.metrics or ())
+
     def __call__(self, results, profile) -> Outcome:
         keys = list(self.metrics) if self.metrics is not None else sorted(results[0].metrics)
         worst = {k: float(np.max([r.metrics[k] for r in results])) for k in keys}  # NaN propagates, and fails
@@ -185,6 +197,10 @@ class UnderBound:
     bound_label: str
     ylabel: str = "metric"
     name: str = "bound"
+
+    @property
+    def reads(self) -> frozenset:
+        return frozenset((self.metric, self.bound))
 
     def __call__(self, results, profile) -> Outcome:
         value = np.array([r.metrics[self.metric] for r in results], dtype=float)
@@ -221,6 +237,10 @@ class CoverageAtLeast:
     alpha: float = 0.01
     name: str = "coverage"
 
+    @property
+    def reads(self) -> frozenset:
+        return frozenset((self.covered,))
+
     def __call__(self, results, profile) -> Outcome:
         hits = np.array([r.metrics[self.covered] for r in results], dtype=float)
         N, v = len(hits), int((hits < 0.5).sum())
@@ -244,6 +264,10 @@ class OrderingHolds:
     methods: tuple
     tol: float = 0.0
     name: str = "order"
+
+    @property
+    def reads(self) -> frozenset:
+        return frozenset((self.metric,))
 
     def __call__(self, results, profile) -> Outcome:
         means = {}
@@ -273,6 +297,10 @@ class CurvesClose:
     tol: float
     name: str = "gap"
 
+    @property
+    def reads(self) -> frozenset:
+        return frozenset((self.metric,))
+
     def __call__(self, results, profile) -> Outcome:
         xa, Ya = collect(results, self.metric, self.a)
         xb, Yb = collect(results, self.metric, self.b)
@@ -298,6 +326,10 @@ class MeanAtMost:
     what: str
     x: Optional[str] = "n"
     name: Optional[str] = None
+
+    @property
+    def reads(self) -> frozenset:
+        return frozenset((self.metric,))
 
     def __call__(self, results, profile) -> Outcome:
         if self.x is None:
@@ -327,6 +359,10 @@ class Where:
     value: object
     rule: Callable
 
+    @property
+    def reads(self) -> frozenset:
+        return judged_metrics(self.rule)
+
     def __call__(self, results, profile) -> Outcome:
         return self.rule([r for r in results if r.cell.p.get(self.name) == self.value], profile)
 
@@ -340,6 +376,10 @@ class AllOf:
 
     def __init__(self, *rules):
         object.__setattr__(self, "rules", tuple(rules))
+
+    @property
+    def reads(self) -> frozenset:
+        return frozenset().union(*(judged_metrics(r) for r in self.rules))
 
     def __call__(self, results, profile) -> Outcome:
         outs = [rule(results, profile) for rule in self.rules]

@@ -200,7 +200,7 @@ def single_thread_blas(on: bool = True):
     if not on:
         yield
         return
-    from kpca_suite.kernels.frequent_directions import blas_single_thread
+    from kpca_suite.kernels.threads import blas_single_thread
     with blas_single_thread():
         yield
 

@@ -32,6 +32,8 @@ from typing import Callable, Optional
 
 from . import registry
 from .machine import git_commit, versions as _versions
+import numpy as np
+
 from .claim import PROFILES, Cell, Result
 
 
@@ -84,7 +86,12 @@ def worker_init(n_threads: int) -> None:
 
 class MetricsError(ValueError):
     """A claim's ``run_cell`` returned something other than a dict of
-    finite-or-NaN floats."""
+    finite-or-NaN floats and 1-D float arrays."""
+
+
+class UndeclaredMetric(MetricsError):
+    """A cell returned a metric its claim does not declare: a defect of the claim's
+    declaration, which stops the sweep at the first such cell."""
 
 
 @dataclass
@@ -119,10 +126,30 @@ class Sweep(dict):
         self.elapsed = 0.0
 
 
+def _metric_value(v, name: str, where: str):
+    """A float, or a 1-D float64 array for a curve; anything else raises."""
+    if isinstance(v, bool) or isinstance(v, str) or v is None:
+        raise MetricsError(f"{where}: metric {name!r} is {type(v).__name__} {v!r}, not a float")
+    if isinstance(v, numbers.Real):
+        f = float(v)
+        if math.isinf(f):
+            raise MetricsError(f"{where}: metric {name!r} is infinite")
+        return f
+    a = np.asarray(v)
+    if a.ndim != 1 or a.dtype.kind not in "iuf":
+        raise MetricsError(f"{where}: metric {name!r} is {type(v).__name__} of dtype {a.dtype} and "
+                           f"shape {a.shape}, not a float or a 1-D array of floats")
+    a = a.astype(np.float64)
+    if np.isinf(a).any():
+        raise MetricsError(f"{where}: metric {name!r} has an infinite entry")
+    return a
+
+
 def validate_metrics(metrics, claim_id: str, cell: Optional[Cell] = None) -> dict:
-    """``metrics`` as a dict ``str -> float``; raise :class:`MetricsError`
-    naming the claim unless every value is a finite or NaN real number
-    (bool, strings, None, arrays and infinities are rejected)."""
+    """``metrics`` as a dict ``str -> float or 1-D float array``; raise
+    :class:`MetricsError` naming the claim unless every value is a finite or NaN
+    real number or a 1-D array of them (bool, strings, None, 2-D arrays and
+    infinities are rejected)."""
     where = f"claim {claim_id!r}" + (f", cell {cell.key()}" if cell is not None else "")
     if not isinstance(metrics, dict):
         raise MetricsError(f"{where}: run_cell must return a dict of floats, got {type(metrics).__name__}")
@@ -130,13 +157,20 @@ def validate_metrics(metrics, claim_id: str, cell: Optional[Cell] = None) -> dic
     for k, v in metrics.items():
         if not isinstance(k, str):
             raise MetricsError(f"{where}: metric name {k!r} is not a string")
-        if isinstance(v, bool) or not isinstance(v, numbers.Real):
-            raise MetricsError(f"{where}: metric {k!r} is {type(v).__name__} {v!r}, not a float")
-        f = float(v)
-        if math.isinf(f):
-            raise MetricsError(f"{where}: metric {k!r} is infinite")
-        out[k] = f
+        out[k] = _metric_value(v, k, where)
     return out
+
+
+def check_declared(claim, result: Result) -> None:
+    """Raise :class:`UndeclaredMetric` when ``result`` holds a metric that ``claim``
+    does not declare (a claim with ``metrics=None`` declares nothing to check)."""
+    if claim.metrics is None:
+        return
+    extra = sorted(set(result.metrics) - set(claim.metrics))
+    if extra:
+        raise UndeclaredMetric(f"claim {claim.id!r}: cell {result.cell.key()} returned metric(s) {extra} that the "
+                               f"claim does not declare (it declares {sorted(claim.metrics)}); the sweep stops "
+                               "here: correct the experiment or the claim's metrics")
 
 
 def execute_cell(cell: Cell, run_cell: Optional[Callable] = None) -> Result:
@@ -376,6 +410,7 @@ def run_sweep(claims, profile: str, store, options: Optional[dict] = None,
 
     def record(claim, cell, outcome):
         if outcome[0] == "ok":
+            check_declared(claim, outcome[1])
             store.add(outcome[1], vers, commit)
             out.executed += 1
             bar.update()

@@ -39,6 +39,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable, Optional
 
+import numpy as np
+
 from .claim import Cell, Result
 
 APP_NAME = "kpca-suite-results"
@@ -112,6 +114,25 @@ def _is_real(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+def _is_metric(v) -> bool:
+    """A stored metric: a number, or a list of numbers (a curve)."""
+    return _is_real(v) or (isinstance(v, list) and all(_is_real(x) for x in v))
+
+
+def _metric_json(v):
+    """A metric as JSON: a float, or a list of floats for a 1-D array."""
+    if isinstance(v, np.ndarray):
+        if v.ndim != 1:
+            raise ValueError(f"a metric array must be 1-D, got shape {v.shape}")
+        return [float(x) for x in v]
+    return float(v)
+
+
+def _metric_value(v):
+    """A stored metric read back: a float, or a float64 array for a list."""
+    return np.asarray(v, dtype=np.float64) if isinstance(v, list) else float(v)
+
+
 def _decode_row(rec: dict, raw_text: bool = False) -> dict:
     """One ``results`` row (column -> value for some of :data:`_COLUMNS`) decoded
     and checked: every text column valid UTF-8 text, n / seed / m integers,
@@ -142,8 +163,8 @@ def _decode_row(rec: dict, raw_text: bool = False) -> dict:
                 raise _BadRow(f"column {col} holds {v!r}, not {'a number' if col == 'wall_time' else 'an integer'}")
         out[col] = v
     metrics = out.get("metrics", {})
-    if not isinstance(metrics, dict) or not all(_is_real(v) for v in metrics.values()):
-        raise _BadRow("column metrics is not a JSON object of numbers")
+    if not isinstance(metrics, dict) or not all(_is_metric(v) for v in metrics.values()):
+        raise _BadRow("column metrics is not a JSON object of numbers and lists of numbers")
     if not isinstance(out.get("versions", {}), dict):
         raise _BadRow("column versions is not a JSON object")
     if "params" in out:
@@ -425,7 +446,7 @@ class ResultStore:
         cell = result.cell
         key = cell.key()
         try:
-            metrics = json.dumps({str(k): float(v) for k, v in result.metrics.items()})
+            metrics = json.dumps({str(k): _metric_json(v) for k, v in result.metrics.items()})
         except (TypeError, ValueError, AttributeError) as e:
             raise StoreError(f"metrics of cell {key} are not a dict of floats: {e}") from None
         wall = float(result.wall_time) if result.wall_time is not None else None
@@ -456,7 +477,7 @@ class ResultStore:
                 cell = _cell_from_row(cl, method, n, seed, json.loads(params))
                 if cell.key() != key:
                     raise ValueError(key)
-                out.append(Result(cell, {k: float(v) for k, v in json.loads(metrics).items()},
+                out.append(Result(cell, {k: _metric_value(v) for k, v in json.loads(metrics).items()},
                                   float("nan") if wall is None else float(wall), int(peak or 0)))
             except (TypeError, ValueError, AttributeError):
                 self._bad_row(dict(zip(cols, row)))

@@ -28,7 +28,8 @@ from typing import Callable, Optional
 import numpy as np
 
 from kpca_suite.kernels import Kernel, median_gamma
-from kpca_suite.kernels.frequent_directions import FrequentDirections, blas_single_thread
+from kpca_suite.kernels.frequent_directions import FrequentDirections
+from kpca_suite.kernels.threads import blas_single_thread
 from kpca_suite.methods.rf_erm import RFERM as RNCA
 from kpca_suite.methods.skpca import SKPCA
 from kpca_suite.methods.streaming_nystrom import StreamingNystrom

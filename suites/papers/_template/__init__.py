@@ -1,0 +1,28 @@
+"""Template of a paper package: copy this folder to ``suites/papers/<key>/`` (or into
+your own package, declared under the entry-point group ``kpca_suite.papers``).
+
+Every paper has the same shape:
+
+``__init__.py``   ``PAPER`` (key, citation, errata in our own words) and ``CLAIMS``,
+                  gathered from the family modules in catalogue order; nothing else;
+``<family>.py``   one module per family of claims (rates, bounds, identities, ...),
+                  laid out in the same order everywhere: parameters, estimators,
+                  experiment(s), judge or figure when no shared recipe fits,
+                  planted faults, then ``CLAIMS``, the declarations;
+``_common.py``    optionally, what several families of the paper share (a
+                  population model's helpers, a data loader).
+
+Nothing runs at import: no data load, no JIT compile.
+"""
+
+from kpca_suite.suites.claim import Paper
+
+from . import rate
+
+PAPER = Paper(
+    key="template",                                   # the claim-id prefix
+    citation="A. Author (2024), 'Title', Journal.",   # what the claims come from
+    errata="- Eq. (3) has a sign error; the code uses the corrected form.",  # in our words
+)
+
+CLAIMS = [*rate.CLAIMS]
