@@ -19,6 +19,7 @@ from pathlib import Path
 
 from . import registry
 from .claim import PROFILES, Verdict
+from .runner import UndeclaredMetric
 
 STORE_NAME = "results.sqlite"
 
@@ -189,6 +190,8 @@ def cmd_run(args) -> int:
             try:
                 ev = evaluate(claims, args.profile, store, executor, jobs=args.jobs, options=options,
                               progress=not args.no_progress)
+            except UndeclaredMetric as e:  # a claim's declaration is wrong: no verdict can be given
+                raise UsageError(str(e)) from None
             except KeyboardInterrupt:
                 _err(f"interrupted; finished cells are kept in {store.path} and a rerun resumes")
                 return 130
@@ -364,6 +367,8 @@ def cmd_conformance(args) -> int:
               f"{len(runs)} runs, profile {args.profile}, store {store.path}", file=sys.stderr)
         try:
             ev = evaluate(runs, args.profile, store, jobs=args.jobs, progress=not args.no_progress)
+        except UndeclaredMetric as e:
+            raise UsageError(str(e)) from None
         except KeyboardInterrupt:
             _err(f"interrupted; finished cells are kept in {store.path} and a rerun resumes")
             return 130

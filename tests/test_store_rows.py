@@ -14,14 +14,15 @@ from kpca_suite.suites import cli
 from kpca_suite.suites.store import ResultStore, StoreError
 
 ROW = 3  # the rowid spoilt
+NOT_METRICS = "column metrics is not a JSON object of numbers and lists of numbers"
 
 SPOILERS = {
     # column, SQL expression, what the error says
     "metrics-not-utf8": ("metrics", "CAST(X'7b22657272223a20fffe7d' AS TEXT)", "column metrics is not valid UTF-8"),
     "key-not-utf8": ("key", "CAST(X'5b22746f79ff22' AS TEXT)", "column key is not valid UTF-8"),
     "params-not-json": ("params", "'[[\"grid\",'", "column params is not valid JSON"),
-    "metrics-not-an-object": ("metrics", "'[1, 2]'", "column metrics is not a JSON object of numbers"),
-    "metric-not-a-number": ("metrics", "'{\"err\": \"x\"}'", "column metrics is not a JSON object of numbers"),
+    "metrics-not-an-object": ("metrics", "'[1, 2]'", NOT_METRICS),
+    "metric-not-a-number": ("metrics", "'{\"err\": \"x\"}'", NOT_METRICS),
     "versions-not-json": ("versions", "'{'", "column versions is not valid JSON"),
     "n-not-an-integer": ("n", "'eight'", "column n holds 'eight', not an integer"),
     "seed-changed": ("seed", "seed + 100", "its columns rebuild the cell"),
@@ -81,6 +82,5 @@ def test_a_row_spoilt_after_opening_is_a_store_error_on_reading(tmp_path):
         for read in (lambda: st.results("toy.rate"), st.records):
             with pytest.raises(StoreError) as ei:
                 read()
-            assert str(ei.value) == (f"results store {path} is corrupt: row {key!r}: "
-                                     "column metrics is not a JSON object of numbers")
+            assert str(ei.value) == f"results store {path} is corrupt: row {key!r}: {NOT_METRICS}"
         assert st.done_keys() == {Cell.make("toy.rate", "toy", n, 0, m=n // 4).key() for n in (8, 16, 32)}
