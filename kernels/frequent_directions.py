@@ -147,8 +147,8 @@ class FrequentDirections:
     def _insert(self, A):
         """Fill zero rows in stream order, shrinking whenever B is full. BLAS runs
         single-threaded here: a shrink's ell x d products are too small to gain from threads,
-        and OpenBLAS threads lose badly on a loaded machine (50 x 256 SVD, 2 cores
-        under load: 300 ms with 2 threads against 1.9 ms with 1)."""
+        and OpenBLAS threads spinning on them lose by orders of magnitude on a loaded
+        machine (perf.skpca measures the sketch)."""
         pos, n, ell = 0, A.shape[0], self.sketch_.shape[0]
         j = self.shrink_index
         with blas_single_thread():
@@ -171,11 +171,8 @@ class FrequentDirections:
         Same sketch as the SVD route up to round-off of order eps ||B||_2^2 in B^T B
         (the directions with sigma_i^2 near round-off get a factor <= 1 on a row of
         norm ~ eps ||B||_2, so they stay negligible); row signs are LAPACK's
-        choice in either route. Measured (2 cores, load 2-3, one BLAS thread): a
-        shrink of a 20 x 500 B took 0.32-0.45 ms this way against 1.3-1.5 ms through
-        ``np.linalg.svd`` of B (whose bidiagonal reduction of the ell x d matrix
-        dominated the sketch), and perf.skpca (n = 50000, m = 500, ell = 20) fell
-        from 1.74 s to 0.88 s."""
+        choice in either route. The ell x ell eigh avoids the bidiagonal reduction of
+        the ell x d matrix that dominates an SVD of B (perf.skpca measures the sketch)."""
         B = self.sketch_
         lam, Y = np.linalg.eigh(B @ B.T)  # ascending
         lam, Y = lam[::-1], Y[:, ::-1]

@@ -62,8 +62,8 @@ def orthonormalize(Q):
 
     Gram-Schmidt twice on the columns (contiguous when Q is the transposed view of
     a C-ordered k x m array, as in :func:`oja_updates`), which gives that same Q up
-    to round-off of order eps cond(Q). 750 x 10, one thread, 2 shared cores: 30 us
-    against 47 us for LAPACK's Householder QR (mostly fixed costs at this size).
+    to round-off of order eps cond(Q), with fewer fixed costs than LAPACK's
+    Householder QR at the thin sizes of an Oja basis.
     A rank-deficient or non-finite Q goes to the Householder QR instead."""
     QT = np.ascontiguousarray(Q.T)
     if _gram_schmidt_rows(QT):
@@ -144,11 +144,9 @@ def oja_updates(Q, Z, eta, qr_every, since_qr):
 
     The work is done on a transposed copy Q^T (k x m), where the rank-one updates
     vectorise along m (:func:`_oja_rows`), and the QR is Gram-Schmidt on its rows
-    (:func:`orthonormalize`). Measured at m = 750, k = 10, d = 64, one BLAS thread,
-    2 shared cores at load 3, as time per sample of feature map plus update over
-    the feature map's own: qr_every = 16 / 32 / 64: 1.46-1.68 / 1.42-1.48 / 1.10-1.43
-    here; the former loops over Q (m x k, inner loop over k) with LAPACK's QR
-    1.72-2.23 / 1.64-1.74 / 1.35-1.86 of the former map, itself 3.5x slower.
+    (:func:`orthonormalize`); looping over Q (m x k, inner loop over k) with
+    LAPACK's QR was slower at every ``qr_every`` (perf.rf-oja measures the pass
+    against the feature map's own cost).
     """
     QT = np.ascontiguousarray(Q.T)
     n = Z.shape[0]

@@ -43,10 +43,9 @@ RF_KERNELS = ("gaussian", "laplacian")
 # the minimax kernels __kernel_cos / __kernel_sin on [-pi/4, pi/4], quadrant chosen by
 # arithmetic instead of branches), so LLVM vectorises the loops over a block. NumPy's
 # float64 np.cos is scalar libm on this class of CPU (AVX2, no AVX-512), and so is
-# Numba's. Measured on a 4096 x 500 block (2 shared cores, load 6): 6.3 ns per entry
-# against 28-30 ns for np.cos and 20-30 ns for the former prange loop of np.cos;
-# largest difference from np.cos 1.1e-16 (half an ulp of 1) over 4e6 arguments up to
-# 1e6 in magnitude (15% of them differ in the last bit).
+# Numba's; the vectorised loop is several times faster (perf.rf-erm times the map). Largest
+# difference from np.cos: 1.1e-16 (half an ulp of 1) over 4e6 arguments up to 1e6 in
+# magnitude (15% of them differ in the last bit; tests/test_random_features.py pins it).
 
 _INVPIO2 = 6.36619772367581382433e-01
 _PIO2_1 = 1.57079632673412561417e+00    # first 33 bits of pi/2: n * _PIO2_1 is exact for |n| < 2^20

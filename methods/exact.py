@@ -13,15 +13,11 @@ the solvers are built to make few passes:
   kernel to a block of b = k + max(k, 10) vectors per pass, so one kernel pass
   serves b vectors instead of the one vector of an ARPACK mat-vec.
 
-Measured at n = 5000, d = 10, k = 10, Gaussian gamma = 1/d, 2 shared cores (the fit
-of perf.exact-kpca): on the formed K, ARPACK ``eigsh`` took 0.24 s against 7.4 s for
-``scipy.linalg.eigh(subset_by_index=...)`` of the top 10 (LAPACK's tridiagonalisation
-is O(n^3) whatever the subset; load 1.5), so the formed matrix is solved by ``eigsh``
-(40 mat-vecs). Without K, ARPACK needs those 40 kernel passes (9.6 s at load 1.6-2.7)
-and the block Krylov method 9 passes of b = 20 vectors (2.2-2.6 s) for the same
-residual. Whole fit with the formed K: 0.33 s, against 0.75 s for scikit-learn's
-KernelPCA(eigen_solver="arpack") and 1.31 s for "randomized" (load 1.0-1.3); at
-n = 20000, 9.8 s against 16.7 s and 29.6 s (load 2.5-2.9).
+On the formed K, ARPACK ``eigsh`` (about 40 mat-vecs for the top 10) beats
+``scipy.linalg.eigh(subset_by_index=...)``, whose tridiagonalisation is O(n^3) whatever
+the subset. Without K, the block Krylov method needs about 9 passes of b = 20 vectors
+where ARPACK needs 40 kernel passes for the same residual. perf.exact-kpca measures the
+fit against scikit-learn's KernelPCA (arpack and randomized).
 """
 
 from __future__ import annotations
@@ -175,8 +171,8 @@ class ExactKPCA(KPCABase):
             K -= colmean[None, :]
             K -= colmean[:, None]
             K += colmean.mean()
-        # LAPACK on one thread: 2 shared cores at load 5, eigh of n = 1500 took 0.7-1.0 s
-        # with 1 thread against 7.0-7.3 s with 2 (n = 300: 0.01-0.02 s against up to 2.2 s)
+        # LAPACK on one thread: a threaded eigh of these sizes lost several-fold on a loaded
+        # machine, and one thread keeps the bits independent of the core count
         with blas_single_thread():
             e, U = np.linalg.eigh(K)
         return e, U, colmean
@@ -187,8 +183,7 @@ class ExactKPCA(KPCABase):
     def _formed(self, X, k, solver):
         """The lower triangle of K, formed once; products by BLAS SYMV / SYMM on it.
         BLAS runs on one thread here: both steps are memory-bound, and threads lose
-        on a loaded machine (n = 5000, 2 cores, load 3.7, medians of 7: lower_gram
-        0.22 s with 1 thread against 0.39 s with 2; one SYMV 4.5 ms against 8.0 ms)."""
+        on a loaded machine (perf.exact-kpca measures the fit)."""
         with blas_single_thread():
             return self._formed_solve(X, k, solver)
 
@@ -259,9 +254,7 @@ def lower_gram(X, kernel, block_size=None) -> np.ndarray:
     row block by row block: rows a..e get K(X[a:e], X[:e]), so the kernel is evaluated
     about n^2 / 2 times instead of n^2. The strict upper triangle outside the diagonal
     blocks is left uninitialised: read it only through the lower triangle (BLAS SYMV /
-    SYMM with the Fortran view ``L.T`` and ``lower=0``, or LAPACK with UPLO='L').
-    Measured at n = 5000, d = 10 (2 cores, load 1.2): 0.14 s with 1024-row blocks
-    against 0.22 s for the full ``kernel.block(X)``."""
+    SYMM with the Fortran view ``L.T`` and ``lower=0``, or LAPACK with UPLO='L')."""
     n = X.shape[0]
     b = default_block_size(n) if block_size is None else block_size
     L = np.empty((n, n))

@@ -14,15 +14,12 @@ never O(n). QR every step or every ``qr_every`` steps gives the same span
 per QR (the paper's "O(mk) per iteration" leaves out the QR and the O(m d)
 feature map, and its "O(mk) memory" the O(m d) frequencies).
 
-The default ``qr_every`` = 32 is measured: one pass over n = 16000 rows, d = 64,
-m = 750, k = 10 (perf.rf-oja's sizes), one BLAS thread, 2 shared cores at load
-2.6-3.2, best of 5 interleaved rounds, time per sample over the feature map's own
-(6.6 us): qr_every = 1: 5.9, 4: 2.4, 16: 1.54, 32: 1.42, 64: 1.43, 128: 1.26 (the
-QR of the 750 x 10 basis costs ~30 us). Beyond 32 the gain is small while the
-basis drifts further from orthonormal between QRs (the round-off of the span,
-~1e-14 up to 64, reached 2e-8 at 256 on the test problem of tests/test_rf_oja.py).
-Before this change (QR after every sample, Q updated by loops over k, the map's
-cos by libm) the pass took 120-175 us per sample against 7-13 us now.
+The default ``qr_every`` = 32 is a measured choice (perf.rf-oja's sizes, time per
+sample over the feature map's own, best of interleaved rounds): about 5.9 at
+qr_every = 1, 2.4 at 4, 1.5 at 16, 1.4 at 32 and 64, 1.3 at 128. Beyond 32 the gain
+is small while the basis drifts further from orthonormal between QRs (the round-off
+of the span, ~1e-14 up to 64, reached 2e-8 at 256 on the test problem of
+tests/test_rf_oja.py).
 
 Step schedules (``learning_rate``), t = 1, 2, ... counting every sample seen:
 
@@ -209,8 +206,8 @@ class RFOja(RandomFeatureSubspace):
         try:
             # BLAS on one thread for the whole pass: the update's products are small (q x m
             # times m x k), and switching threads between the map's GEMM and the update
-            # leaves OpenBLAS workers spinning against the update (n = 16000, 2 shared cores
-            # at load 4.5: 13.1 us per sample on one thread, 34.3 us with the map on two).
+            # leaves OpenBLAS workers spinning against the update (about 2.6x slower per sample
+            # with the map on two threads, perf.rf-oja's sizes).
             with blas_single_thread():
                 for Z in fmap.blocks(X, block_size):
                     eta = schedule.steps(seen + start + 1, Z.shape[0])  # per block: O(block_size) memory

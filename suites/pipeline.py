@@ -135,8 +135,8 @@ def _plot_one(cid):
 def _draw_all(by_id, evaluation, plotdir, jobs: int) -> dict:
     """{claim id: (paths, errors)}: every claim's figures, drawn by ``jobs`` forked
     processes (matplotlib holds the GIL: threads would not help). The figures are
-    written in the same files whatever ``jobs``; drawing them took 45 s of the 4 min
-    40 s quick profile serially (2 cores, load 1.5), when one core sat idle."""
+    written in the same files whatever ``jobs``; drawn serially, they kept one core idle
+    for a sizeable share of the quick profile."""
     global _TO_PLOT
     ids = list(evaluation.verdicts)
     jobs = min(jobs, len(ids))

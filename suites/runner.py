@@ -40,9 +40,9 @@ from .claim import PROFILES, Cell, Result
 #: BLAS / LAPACK threads of every cell, in every executor. The thread count
 #: changes round-off (a multithreaded GEMM sums in another order), so one fixed
 #: count is what makes ``--jobs 1``, a process pool and Dask store the same
-#: bits. One, because the claims make many small LAPACK calls, which a
-#: multithreaded OpenBLAS slowed on a busy 2-core machine (the bach13 and KRR
-#: tests took 14 min 37 s with the default threads and 35 s with one).
+#: bits. One, because the claims make many small LAPACK calls, on which a
+#: multithreaded OpenBLAS spins: the bach13 and KRR tests ran about 25x slower
+#: with the default threads.
 CELL_BLAS_THREADS = 1
 
 _CONTROLLER = []
@@ -61,8 +61,7 @@ def cell_blas_limit():
 def limit_threads(n_threads: int) -> None:
     """Cap the Numba (and OpenMP) thread pools of a worker process at
     ``n_threads``, so that the workers together use cpu_count threads rather
-    than workers x cpu_count (oversubscription slowed cells several-fold on a
-    loaded 2-core machine). Numba's parallel loops here are elementwise, so
+    than workers x cpu_count (oversubscription slows cells several-fold). Numba's parallel loops here are elementwise, so
     results do not depend on it; BLAS is held per cell by :func:`cell_blas_limit`."""
     import numba
     from threadpoolctl import threadpool_limits

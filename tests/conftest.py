@@ -1,9 +1,9 @@
 """Shared fixtures. ``toy_registry`` swaps the claim registry for the toy claims
 of :mod:`tests.toy_claim` (no paper module is imported) and restores it after.
 ``serial_blas`` (autouse, whole session) runs BLAS on one thread: the claims make
-many small LAPACK calls, and a multithreaded OpenBLAS on a busy 2-core machine
-spun on them (tests/test_bach13*.py and tests/test_krr.py: 14 min 37 s with the
-default threads, 35 s with one); :func:`kpca_suite.suites.runner.cell_blas_limit` holds
+many small LAPACK calls, and a multithreaded OpenBLAS spins on them
+(tests/test_bach13*.py and tests/test_krr.py ran about 25x slower with the
+default threads); :func:`kpca_suite.suites.runner.cell_blas_limit` holds
 every sweep cell at one thread in any executor."""
 
 from __future__ import annotations
