@@ -1,8 +1,8 @@
 """The claim registry: the one source for the CLI, the pytest theory-regression
 tests, the asv ``track_`` benchmarks and the report.
 
-Papers are discovered, not listed: every module of ``kpca_suite.suites.papers``
-whose name does not start with ``_``, and every module named by an installed
+Papers are discovered, not listed: every package (or module) of
+``kpca_suite.suites.papers`` whose name does not start with ``_``, and every module named by an installed
 distribution's entry point of the group ``kpca_suite.papers`` (so a research
 group can ship its own claims as a package)::
 

@@ -1,4 +1,5 @@
-"""One module per paper: its claims as declarations (``CLAIMS``), their
-experiments and figures, and its errata in the project's own words (``PAPER``).
-Every module here whose name does not start with ``_`` is discovered by
-:mod:`kpca_suite.suites.registry`; ``_template.py`` shows how to add one."""
+"""One package per paper: ``__init__.py`` declares ``PAPER`` (key, citation, errata
+in the project's own words) and ``CLAIMS``, gathered from one module per family of
+claims, each holding its claims' parameters, estimators, experiments, planted faults
+and declarations. Every package here whose name does not start with ``_`` is
+discovered by :mod:`kpca_suite.suites.registry`; ``_template/`` shows the shape."""
