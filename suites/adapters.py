@@ -25,6 +25,9 @@ import numpy as np
 
 from kpca_suite.kernels import KERNELS, draw_rff
 
+from .fingerprint import fingerprint
+from .roles import Estimator
+
 
 class UnsupportedKernel(NotImplementedError):
     """An adapter cannot express the claim's kernel."""
@@ -42,7 +45,7 @@ class Adapter:
     factory: Callable
     centred: bool
     description: str
-    kind: str                # nystrom / random-features / exact
+    kind: str                # one of roles.KINDS
     budgeted: bool = True
     kernels: Optional[tuple] = None
     requires: str = ""
@@ -52,6 +55,20 @@ class Adapter:
 
     def supports(self, kernel_name: str) -> bool:
         return self.kernels is None or kernel_name in self.kernels
+
+    @property
+    def packages(self) -> tuple:
+        """The distributions whose versions identify this adapter's code."""
+        if self.name.startswith("ours-"):
+            return ()
+        return (self.requires,) if self.requires else ("scikit-learn",)
+
+    def estimator(self) -> Estimator:
+        """The adapter as a resolved implementation, with its fingerprint."""
+        code = ("kpca_suite.methods", "kpca_suite.kernels") if self.name.startswith("ours-") else ()
+        return Estimator(self.name, self.factory, self.centred, self.kind, self.budgeted, self.kernels,
+                         fingerprint(self.factory, self.packages, code), f"built-in: {self.description}",
+                         self.roles, self.requires)
 
 
 # ---------------------------------------------------------------------- ours

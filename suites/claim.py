@@ -351,6 +351,7 @@ class Claim:
     takes_data: bool = False           # the sweep reads a user's --data file
     subject: Any = None                # suites.roles.Subject, or None: only our estimators
     metrics: Optional[tuple] = None    # the names the experiment returns; None: undeclared
+    implementation: Optional[str] = None  # the fingerprint of another implementation's code
 
     def __post_init__(self):
         if "." not in self.id:
@@ -375,8 +376,14 @@ class Claim:
         return self.id.split(".", 1)[0]
 
     def cells(self, profile: str, options: Optional[dict] = None) -> list:
-        """The sweep at ``profile`` (``options`` carries CLI choices such as ``--data``)."""
-        return grid_cells(self.grid[profile], self.id, self.estimators, dict(options or {}))
+        """The sweep at ``profile`` (``options`` carries CLI choices such as ``--data``).
+        Run with another implementation, every cell carries the fingerprint of its code
+        (param ``code``), so results of changed code never stand for the new code's."""
+        cells = grid_cells(self.grid[profile], self.id, self.estimators, dict(options or {}))
+        if self.implementation is None:
+            return cells
+        return [dataclasses.replace(c, params=tuple(sorted(c.params + (("code", self.implementation),))))
+                for c in cells]
 
     @property
     def run_cell(self) -> Callable[[Cell], dict]:
@@ -392,10 +399,11 @@ class Claim:
                            f"it has {sorted(self.estimators)}")
         return dataclasses.replace(self, estimators={**self.estimators, **substitutes})
 
-    def for_estimator(self, name: str, factory: Optional[Callable]) -> "Claim":
+    def for_estimator(self, name: str, factory: Optional[Callable], fingerprint: Optional[str] = None) -> "Claim":
         """The claim run with the role factory ``factory`` (named ``name``) in place
         of its own estimator: id ``<id>[<name>]`` (its own cells in a store), the
-        same data streams, no planted faults (they are faults of ours).
+        same data streams, no planted faults (they are faults of ours); ``fingerprint``
+        identifies the factory's code in every cell (:mod:`suites.fingerprint`).
         ``factory=None`` gives a claim that can only judge stored results."""
         if self.subject is None:
             raise ValueError(f"claim {self.id!r} declares no role: only its own estimators run it")
@@ -403,7 +411,8 @@ class Claim:
             raise ValueError(f"estimator name must be non-empty without brackets, got {name!r}")
         estimators = dict(self.estimators)
         estimators[self.subject.estimator] = factory
-        return dataclasses.replace(self, id=f"{self.base_id}[{name}]", estimators=estimators, faults=())
+        return dataclasses.replace(self, id=f"{self.base_id}[{name}]", estimators=estimators, faults=(),
+                                   implementation=fingerprint)
 
     @property
     def base_id(self) -> str:

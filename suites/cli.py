@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import sys
+from collections import Counter
 from pathlib import Path
 
 from . import registry
@@ -166,7 +167,7 @@ def cmd_run(args) -> int:
     if not claims:
         raise UsageError("no claims registered")
     if args.estimator:
-        claims = _with_estimators(claims, args.estimator)
+        claims = _with_estimators(claims, args.estimator, args.profile)
     if args.data is not None and not any(c.takes_data for c in claims):
         readers = [c.id for c in _select(None) if c.takes_data]
         _warn("--data is ignored: none of the selected claims reads a data file "
@@ -187,6 +188,7 @@ def cmd_run(args) -> int:
         try:
             print(f"kpca-suite: {len(claims)} claim(s), profile {args.profile}, store {store.path}",
                   file=sys.stderr)
+            _set_aside(store, claims, args.profile, options, args.fresh)
             try:
                 ev = evaluate(claims, args.profile, store, executor, jobs=args.jobs, options=options,
                               progress=not args.no_progress)
@@ -214,11 +216,36 @@ def cmd_run(args) -> int:
         store.close()
 
 
-def _with_estimators(claims, specs):
+def _set_aside(store, claims, profile, options, fresh: bool) -> None:
+    """With ``--fresh``, set the stored cells of the claims' sweeps aside (kept in the
+    store's ``superseded`` table) so that they run again; and say when the store holds
+    cells of an implementation whose code has changed since (they are kept apart, and
+    the current code's cells run)."""
+    from .store import StoreError
+    if fresh:
+        keys = {c.key() for claim in claims for c in claim.cells(profile, options)}
+        try:
+            moved = store.set_aside(keys)
+        except StoreError as e:
+            raise UsageError(str(e)) from None
+        print(f"kpca-suite: --fresh: {moved} stored cell(s) set aside (kept in the store's table "
+              "superseded); they run again", file=sys.stderr)
+    for claim in claims:
+        if claim.implementation is None:
+            continue
+        old = Counter(r.cell.p.get("code") for r in store.results(claim.id))
+        old.pop(claim.implementation, None)
+        if old:
+            print(f"kpca-suite: {claim.id}: {sum(old.values())} stored cell(s) came from other code "
+                  f"(fingerprint {', '.join(sorted(map(str, old)))}); they are kept apart, and this code's "
+                  f"(fingerprint {claim.implementation}) cells run", file=sys.stderr)
+
+
+def _with_estimators(claims, specs, profile):
     """The claims run with each ``--estimator`` (``declared``: the claim's own), after
     the up-front check that each factory imports and builds an object of the role."""
     from .adapters import UnsupportedKernel
-    from .conformance import check_up_front, other_estimand, resolve, variant
+    from .conformance import check_up_front, not_applicable, resolve, variant
     from .roles import EstimatorError
     try:
         estimators = [None if spec == "declared" else resolve(spec) for spec in specs]
@@ -233,16 +260,19 @@ def _with_estimators(claims, specs):
             if claim.subject is None:
                 raise UsageError(f"{claim.id} declares no role, so --estimator cannot run it; "
                                  "`kpca-suite estimators` lists the claims that do")
+            why = not_applicable(claim, est, profile)
+            if why:
+                _warn(f"{claim.base_id}[{est.name}]: n/a ({why}); not run")
+                continue
             try:
                 check_up_front(est, claim)
             except UnsupportedKernel as e:
                 raise UsageError(f"{claim.base_id}[{est.name}]: {e}") from None
             except EstimatorError as e:
                 raise UsageError(str(e)) from None
-            why = other_estimand(claim, est)
-            if why:
-                _warn(f"{claim.base_id}[{est.name}] {why}: its verdict is not about the claim's estimator")
             out.append(variant(claim, est))
+    if not out:
+        raise UsageError("no selected claim applies to the given --estimator(s) (each is n/a, see above)")
     return out
 
 
@@ -252,22 +282,24 @@ def _stored_claims(store, names):
     stored = set(store.claims())
     if names:
         claims = _select(names)
-        claims += [_judge_only(cid) for cid in sorted(stored)
+        claims += [_judge_only(cid, store) for cid in sorted(stored)
                    if "[" in cid and cid.split("[", 1)[0] in {c.id for c in claims}]
     else:
         known = {c.id for c in _select(None)}
         claims = [c for c in _select(None) if c.id in stored]
-        claims += [_judge_only(cid) for cid in sorted(stored) if "[" in cid and cid.split("[", 1)[0] in known]
+        claims += [_judge_only(cid, store) for cid in sorted(stored)
+                   if "[" in cid and cid.split("[", 1)[0] in known]
         unknown = sorted(stored - {c.id for c in claims})
         if unknown:
             _warn(f"the store has results of unregistered claims, skipped: {', '.join(unknown)}")
     return claims
 
 
-def _judge_only(cid):
-    """The claim ``id[name]`` without its estimator: enough to judge stored results."""
+def _judge_only(cid, store):
+    """The claim ``id[name]`` without its estimator: enough to judge stored results,
+    those of the code that ran most recently (its fingerprint, param ``code``)."""
     base, name = cid.split("[", 1)
-    return registry.get(base).for_estimator(name[:-1], None)
+    return registry.get(base).for_estimator(name[:-1], None, store.latest_params(cid).get("code"))
 
 
 def _stored_profile(store, args):
@@ -348,17 +380,18 @@ def cmd_estimators(args) -> int:
 def cmd_conformance(args) -> int:
     """Every claim with a role x every built-in implementation of it: the matrix."""
     from .adapters import ADAPTERS
-    from .conformance import matrix, plan, write_matrix
+    from .conformance import matrix, plan, resolve, write_matrix
     from .pipeline import evaluate, write_outputs
+    from .roles import EstimatorError
     _positive_jobs(args.jobs)
     claims = [c for c in _select(args.names) if c.subject is not None]
     if not claims:
         raise UsageError("none of the selected claims declares a role (`kpca-suite estimators` lists those that do)")
-    unknown = sorted(set(args.estimators or ()) - set(ADAPTERS))
-    if unknown:
-        raise UsageError(f"--estimators: no built-in estimator {', '.join(map(repr, unknown))}; "
-                         f"`kpca-suite estimators` lists them")
-    adapters = [ADAPTERS[n] for n in (args.estimators or ADAPTERS)]
+    try:
+        adapters = [resolve(spec) for spec in args.estimators] if args.estimators else \
+            [a.estimator() for a in ADAPTERS.values()]
+    except EstimatorError as e:
+        raise UsageError(str(e).replace("--estimator ", "--estimators ", 1)) from None
     runs, skipped = plan(claims, adapters, args.profile)
     out = Path(args.out)
     store = _open_store(out, create=True)
@@ -378,7 +411,7 @@ def cmd_conformance(args) -> int:
         for e in written["errors"]:
             _warn(e)
         columns, rows = matrix(claims, adapters, ev.verdicts, skipped, written["plots"])
-        md, html_ = write_matrix(columns, rows, out, args.profile)
+        md, html_ = write_matrix(columns, rows, out, args.profile, adapters)
         for v in ev.verdicts.values():
             print(_verdict_line(v))
         print(f"conformance matrix: {md} and {html_}")
@@ -501,6 +534,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "built-in (`kpca-suite estimators`), NAME=MODULE:FACTORY for your factory "
                         "make(n_components, budget, kernel, random_state), or `declared` for the "
                         "claim's own; results are stored as CLAIM[NAME]")
+    p.add_argument("--fresh", action="store_true",
+                   help="recompute the selected claims' cells even if stored (the old ones are set aside in "
+                        "the store, not deleted)")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--scheduler", metavar="ADDRESS", help="run the cells on a Dask distributed scheduler")
     g.add_argument("--cluster", choices=["local"], help="run the cells on a local Dask cluster")
@@ -517,8 +553,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "(claims x implementations), the plots and the report.")
     p.add_argument("names", nargs="*", metavar="CLAIM-or-PAPER", help="restrict to these claims or papers")
     p.add_argument("--profile", choices=PROFILES, default="quick", help="sweep sizes (default: quick)")
-    p.add_argument("--estimators", nargs="+", metavar="NAME", default=None,
-                   help="restrict to these built-in estimators (default: all)")
+    p.add_argument("--estimators", nargs="+", metavar="NAME[=MODULE:FACTORY]", default=None,
+                   help="the implementations to compare: built-ins (`kpca-suite estimators`) and your own "
+                        "factories as NAME=MODULE:FACTORY (default: every built-in)")
     p.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="worker processes (default: all CPUs)")
     p.add_argument("--out", default="results/conformance", metavar="DIR",
                    help="results directory (default: results/conformance)")

@@ -7,10 +7,12 @@ command line or in Python, check it up front, run the claims that declare a role
 ``check(factory, claims, profile)`` the verdicts, for a library's own tests;
 ``conformance(...)``                every applicable claim x every adapter.
 
-An implementation that centres in feature space (scikit-learn's PCA, KernelPCA,
-IncrementalPCA; nystrompca) computes another estimand than an uncentred claim's:
-the matrix says so instead of running and failing it. A factory's ``centred``
-attribute, if it has one, declares the same for a user's estimator.
+A claim says ``n/a``, with the reason, for an implementation it says nothing about
+(:func:`not_applicable`): another kind of approximation than the claim is about,
+a kernel it cannot express, another estimand (an implementation that centres in
+feature space, such as scikit-learn's PCA, KernelPCA and IncrementalPCA or
+nystrompca, against an uncentred claim), or an exact method at an n too large. A
+user's factory declares the same through :func:`suites.roles.implementation`.
 """
 
 from __future__ import annotations
@@ -25,18 +27,10 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from .adapters import ADAPTERS, UnsupportedKernel
-from .roles import EstimatorError, check_conforms
+from .fingerprint import fingerprint, import_path
+from .roles import Estimator, EstimatorError, check_conforms, declaration
 
 SPEC = re.compile(r"^(?P<name>[A-Za-z0-9_.-]+)(=(?P<module>[A-Za-z_][\w.]*):(?P<attr>[A-Za-z_][\w.]*))?$")
-
-
-@dataclass(frozen=True)
-class Estimator:
-    """A resolved implementation: its name, factory, and whether it centres (None: not declared)."""
-
-    name: str
-    factory: Callable
-    centred: Optional[bool] = None
 
 
 def resolve(spec: str) -> Estimator:
@@ -56,7 +50,7 @@ def resolve(spec: str) -> Estimator:
         if not adapter.available():
             raise EstimatorError(f"--estimator {name!r} needs the optional package {adapter.requires!r} "
                                  f"(pip install {adapter.requires})")
-        return Estimator(name, adapter.factory, adapter.centred)
+        return adapter.estimator()
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
     try:
@@ -68,7 +62,15 @@ def resolve(spec: str) -> Estimator:
                              f"({type(e).__name__}: {e})") from None
     if not callable(obj):
         raise EstimatorError(f"--estimator {name!r}: {m['module']}:{m['attr']} is not callable")
-    return Estimator(name, obj, getattr(obj, "centred", None))
+    return user_estimator(name, obj, f"{m['module']}:{m['attr']}")
+
+
+def user_estimator(name: str, factory: Callable, source: str = "") -> Estimator:
+    """A user's factory as a resolved implementation: what it declares
+    (:func:`suites.roles.implementation`) and the fingerprint of its code."""
+    declared = declaration(factory, f"estimator {name!r}")
+    return Estimator(name, factory, declared["centred"], declared["kind"], declared["budgeted"], None,
+                     fingerprint(factory), source or import_path(factory))
 
 
 def probe_kernel(name: str):
@@ -102,8 +104,9 @@ def check_up_front(estimator: Estimator, claim) -> None:
 
 
 def variant(claim, estimator: Estimator):
-    """The claim with ``estimator`` in place of its own."""
-    return claim.for_estimator(estimator.name, estimator.factory)
+    """The claim with ``estimator`` in place of its own, its cells marked with the
+    estimator's fingerprint."""
+    return claim.for_estimator(estimator.name, estimator.factory, estimator.fingerprint)
 
 
 def other_estimand(claim, estimator: Estimator) -> Optional[str]:
@@ -114,54 +117,109 @@ def other_estimand(claim, estimator: Estimator) -> Optional[str]:
             else "does not centre; the claim's estimand is centred")
 
 
+EXACT_MAX_N = 5000  # an exact method holds an n x n kernel matrix: 200 MB at n = 5000
+
+
+def not_applicable(claim, estimator: Estimator, profile: str) -> Optional[str]:
+    """Why ``claim`` says nothing about ``estimator`` (``n/a``), or None: another kind
+    of approximation than the claim is about, a kernel it cannot express, another
+    estimand (centring), or an exact method at an n too large for an n x n matrix.
+    What an implementation does not declare is not held against it."""
+    subject = claim.subject
+    if subject.kinds and estimator.kind is not None and estimator.kind not in subject.kinds:
+        return f"a claim about {' / '.join(subject.kinds)}, not {estimator.kind}"
+    if not estimator.supports(subject.kernel):
+        return f"no {subject.kernel} kernel"
+    why = other_estimand(claim, estimator)
+    if why:
+        return f"other estimand: {why}"
+    if not estimator.budgeted:
+        largest = max(c.n for c in claim.cells(profile))
+        if largest > EXACT_MAX_N:
+            return f"exact: n up to {largest} (an n x n kernel matrix)"
+    return None
+
+
+class Verdicts(dict):
+    """What :func:`check` returns: ``{claim id: Verdict}`` for the claims that ran,
+    and ``skipped``, ``{claim id: reason}`` for those that say nothing about the
+    implementation (another role, kind, kernel or estimand)."""
+
+    def __init__(self, *args, skipped: Optional[dict] = None, **kw):
+        super().__init__(*args, **kw)
+        self.skipped = dict(skipped or {})
+
+
 def check(estimator, claims=None, profile: str = "ci", *, name: Optional[str] = None, store=None,
-          jobs: Optional[int] = 1, executor=None) -> dict:
-    """Run claims with ``estimator`` in place of their own and return
-    ``{claim id: Verdict}``.
+          jobs: Optional[int] = 1, executor=None) -> Verdicts:
+    """Run claims with ``estimator`` in place of their own and return their verdicts.
 
     Parameters
     ----------
     estimator : callable or str
         A role factory ``make(n_components, budget, kernel, random_state)`` (see
-        :mod:`suites.roles`), or the name of a built-in adapter.
+        :mod:`suites.roles`; declare its kind with :func:`suites.roles.implementation`),
+        or the name of a built-in adapter.
     claims : list of claim ids or paper names, optional
-        Default: every claim whose role's methods the estimator's objects have.
+        Default: every claim with a role that applies to the estimator.
     profile : "ci", "quick" or "full"
     name : str, optional
         The name in the verdicts and the store (default: the factory's ``__name__``).
     store, jobs, executor
         As for :func:`suites.pipeline.evaluate` (default: in memory, serial).
 
-    A factory that cannot build an object of a claim's role raises
-    :class:`suites.roles.EstimatorError`; a claim whose kernel it does not support
-    (UnsupportedKernel) is left out; an estimator that centres where the claim does
-    not (or the other way round) runs, and its verdict's summary says so first.
+    Returns
+    -------
+    Verdicts
+        ``{claim id: Verdict}`` of the claims that ran, and ``.skipped``: ``{claim id:
+        reason}`` of those that say nothing about the estimator (another role, kind,
+        kernel or estimand: ``n/a``).
+
+    Raises
+    ------
+    ValueError
+        An unknown claim id, or a named claim that declares no role.
+    EstimatorError
+        The factory cannot build an object of a named claim's role, or no claim can
+        run at all (every reason is named): an assertion on the result can then never
+        pass vacuously.
     """
     from . import registry
     from .pipeline import evaluate
 
-    est = resolve(estimator) if isinstance(estimator, str) else \
-        Estimator(name or getattr(estimator, "__name__", "estimator"), estimator,
-                  getattr(estimator, "centred", None))
-    chosen = [c for c in registry.select(claims or None) if c.subject is not None]
-    runnable = []
-    for claim in chosen:
-        try:
-            check_up_front(est, claim)
-        except UnsupportedKernel:
-            continue
-        except EstimatorError:
-            if claims:
-                raise
-            continue  # not of this role: skipped when the claims were not named
-        runnable.append(variant(claim, est))
+    if isinstance(estimator, str):
+        est = resolve(estimator)
+    else:
+        est = user_estimator(name or getattr(estimator, "__name__", "estimator"), estimator)
+    try:
+        chosen = registry.select(claims or None)
+    except KeyError as e:
+        raise ValueError(e.args[0]) from None
+    roleless = [c.id for c in chosen if c.subject is None]
+    if claims and roleless:
+        raise ValueError(f"claim(s) {', '.join(roleless)} declare no role: only their own estimators run them "
+                         "(`kpca-suite estimators` lists the claims that take one)")
+    runnable, skipped = [], {}
+    for claim in (c for c in chosen if c.subject is not None):
+        why = not_applicable(claim, est, profile)
+        if why is None:
+            try:
+                check_up_front(est, claim)
+            except UnsupportedKernel as e:
+                why = f"unsupported kernel: {e}"
+            except EstimatorError as e:
+                if claims:
+                    raise
+                why = f"not of role {claim.subject.role}: {getattr(e, 'reason', e)}"
+        if why is None:
+            runnable.append(variant(claim, est))
+        else:
+            skipped[claim.id] = why
+    if not runnable:
+        reasons = "; ".join(f"{cid}: {why}" for cid, why in skipped.items()) or "no claim declares a role"
+        raise EstimatorError(f"no claim can run with {est.name!r}: {reasons}")
     ev = evaluate(runnable, profile, store, executor, jobs=jobs)
-    verdicts = {cid.split("[", 1)[0]: v for cid, v in ev.verdicts.items()}
-    for claim in runnable:
-        why = other_estimand(claim, est)
-        if why:
-            verdicts[claim.base_id].summary = f"({est.name} {why}) " + verdicts[claim.base_id].summary
-    return verdicts
+    return Verdicts({cid.split("[", 1)[0]: v for cid, v in ev.verdicts.items()}, skipped=skipped)
 
 
 # ---------------------------------------------------------------------- the matrix
@@ -175,40 +233,27 @@ class Entry:
     plot: Optional[str] = None
 
 
-EXACT_MAX_N = 5000  # an exact method holds an n x n kernel matrix: 200 MB at n = 5000
-
-
-def plan(claims, adapters, profile: str) -> tuple:
-    """(claims to run, {(claim id, adapter name): Entry for what is not run}) for the
-    matrix: each claim's own estimator and every adapter of its role. An exact
-    method (no budget) runs only where every n of the profile is <= EXACT_MAX_N."""
+def plan(claims, estimators, profile: str) -> tuple:
+    """(claims to run, {(claim id, estimator name): Entry for what is not run}) for the
+    matrix: each claim's own estimator and every implementation (built-in adapters and
+    users' factories, as :class:`~suites.roles.Estimator`) of the claim's role."""
     runs, skipped = [], {}
     for claim in claims:
         runs.append(claim)
-        largest = max(c.n for c in claim.cells(profile))
-        for a in adapters:
-            if claim.subject.role not in a.roles:
+        for est in estimators:
+            if est.roles is not None and claim.subject.role not in est.roles:
                 continue
-            key = (claim.id, a.name)
-            est = Estimator(a.name, a.factory, a.centred)
-            why = other_estimand(claim, est)
-            if not a.available():
-                skipped[key] = Entry("n/a", f"needs {a.requires}")
-            elif not a.budgeted and largest > EXACT_MAX_N:
-                skipped[key] = Entry("n/a", f"exact: n up to {largest} (an n x n kernel matrix)")
-            elif claim.subject.kinds and a.kind not in claim.subject.kinds:
-                skipped[key] = Entry("n/a", f"a claim about {' / '.join(claim.subject.kinds)}, not {a.kind}")
-            elif not a.supports(claim.subject.kernel):
-                skipped[key] = Entry("n/a", f"no {claim.subject.kernel} kernel")
-            elif why:
-                skipped[key] = Entry("n/a", f"other estimand: {why}")
-            else:
+            why = None if est.available() else f"needs {est.requires}"
+            why = why or not_applicable(claim, est, profile)
+            if why is None:
                 try:
                     check_up_front(est, claim)
                 except (EstimatorError, UnsupportedKernel) as e:
-                    skipped[key] = Entry("n/a", getattr(e, "reason", str(e).split(": ", 1)[-1]))
-                else:
-                    runs.append(variant(claim, est))
+                    why = getattr(e, "reason", str(e).split(": ", 1)[-1])
+            if why is None:
+                runs.append(variant(claim, est))
+            else:
+                skipped[(claim.id, est.name)] = Entry("n/a", why)
     return runs, skipped
 
 
@@ -222,7 +267,7 @@ def matrix(claims, adapters, verdicts: dict, skipped: dict, plots: dict) -> tupl
     """(columns, rows): rows are (claim, [Entry per column]); the first column is the
     claim's own estimator ("declared"), then each adapter that applies to some claim."""
     columns = ["declared"] + [a.name for a in adapters
-                              if any(c.subject.role in a.roles for c in claims)]
+                              if a.roles is None or any(c.subject.role in a.roles for c in claims)]
     rows = []
     for claim in claims:
         entries = []
@@ -239,9 +284,17 @@ def matrix(claims, adapters, verdicts: dict, skipped: dict, plots: dict) -> tupl
 MARK = {"holds": "✅ holds", "fails": "❌ fails", "inconclusive": "❔ inconclusive", "n/a": "n/a", "": "–"}
 
 
-def write_matrix(columns, rows, outdir, profile: str) -> tuple:
-    """conformance.md and conformance.html in ``outdir``; returns their paths."""
+def implementations(estimators) -> list:
+    """One line per column of the matrix: the name, where the code comes from and its
+    fingerprint (what the store keys its cells by)."""
+    return [f"`{e.name}`: {e.source or 'unknown source'}; code fingerprint {e.fingerprint}" for e in estimators]
+
+
+def write_matrix(columns, rows, outdir, profile: str, estimators=()) -> tuple:
+    """conformance.md and conformance.html in ``outdir``, with a list naming the code
+    behind each column (:func:`implementations`); returns their paths."""
     outdir = Path(outdir)
+    used = [e for e in estimators if e.name in columns]
 
     def rel(p):
         return Path(p).relative_to(outdir).as_posix() if p else None
@@ -259,6 +312,7 @@ def write_matrix(columns, rows, outdir, profile: str) -> tuple:
             text = MARK.get(e.status, e.status) + (f" · {e.text}" if e.text else "")
             cells.append(f"[{text}]({rel(e.plot)})" if e.plot else text)
         md.append(f"| `{claim.id}` | {claim.subject.role} | " + " | ".join(cells) + " |")
+    md += ["", "Implementations:", ""] + [f"- {line}" for line in implementations(used)]
     md_path = outdir / "conformance.md"
     md_path.write_text("\n".join(md) + "\n", encoding="utf-8")
 
@@ -277,7 +331,8 @@ def write_matrix(columns, rows, outdir, profile: str) -> tuple:
             "table{border-collapse:collapse}.holds{background:#e6f4ea}.fails{background:#fce8e6}"
             ".inconclusive{background:#fef7e0}.na{color:#777}</style>"
             f"<h1>Conformance matrix ({html.escape(profile)} profile)</h1><table><tr><th>claim</th><th>role</th>"
-            f"{head}</tr>{''.join(body)}</table>")
+            f"{head}</tr>{''.join(body)}</table><h2>Implementations</h2><ul>"
+            + "".join(f"<li>{html.escape(line)}</li>" for line in implementations(used)) + "</ul>")
     html_path = outdir / "conformance.html"
     html_path.write_text(page, encoding="utf-8")
     return md_path, html_path

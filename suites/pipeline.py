@@ -174,5 +174,6 @@ def write_outputs(evaluation: Evaluation, claims, outdir, profile: str, store, j
     report = write_report(list(evaluation.verdicts.values()), plots, outdir, profile, machine(), versions(),
                           commit=commits, wall_time=wall, elapsed=evaluation.elapsed or None,
                           errors=evaluation.errors + errors,
-                          cells={k: len(v) for k, v in evaluation.results.items()})
+                          cells={k: len(v) for k, v in evaluation.results.items()},
+                          implementations={c.id: c.implementation for c in claims if c.implementation})
     return {"plots": plots, "report": report, "errors": errors}

@@ -108,7 +108,7 @@ def _counts(verdicts) -> str:
 def write_report(verdicts, plot_paths, outdir, profile: str, machine_info: dict, versions: dict,
                  commit: Optional[str] = None, wall_time: Optional[float] = None,
                  elapsed: Optional[float] = None, errors=None, created: Optional[str] = None,
-                 cells: Optional[dict] = None) -> tuple:
+                 cells: Optional[dict] = None, implementations: Optional[dict] = None) -> tuple:
     """Write ``outdir/report.md`` and ``outdir/report.html``.
 
     Parameters
@@ -125,6 +125,8 @@ def write_report(verdicts, plot_paths, outdir, profile: str, machine_info: dict,
     elapsed : wall-clock time of the run (s), when the report follows a run
     errors : list of strings (cells or plots that failed)
     cells : claim id -> number of finished cells
+    implementations : claim id ``<id>[<name>]`` -> the fingerprint of the code that
+        produced its judged cells (:mod:`suites.fingerprint`)
 
     Returns
     -------
@@ -150,6 +152,7 @@ def write_report(verdicts, plot_paths, outdir, profile: str, machine_info: dict,
         prov.append(("elapsed (this run)", _hms(elapsed)))
     prov += [(f"machine: {k}", str(v)) for k, v in machine_info.items() if k != "memory_bytes"]
     prov += [(f"version: {k}", str(v)) for k, v in versions.items()]
+    prov += [(f"implementation: {cid}", f"code fingerprint {fp}") for cid, fp in sorted((implementations or {}).items())]
 
     # ---------------- Markdown ----------------
     md = ["# kpca-suite report", "",

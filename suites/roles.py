@@ -27,12 +27,33 @@ kpca-projection    fit(X), transform(X)         the fitted k-dimensional project
 kernel-approximation fit(X), transform(X)       Z = transform(X), with Z Z^T ≈ K
 streaming-kpca     partial_fit(chunk), transform one pass over chunks, then the projection
 ================== ============================ ===========================================
+
+A factory says what kind of implementation it is, in one way: the decorator
+:func:`implementation` (or the same attributes set by hand). Claims about another
+kind, or about another estimand (centred against uncentred), then give ``n/a`` with
+the reason instead of a verdict that means nothing::
+
+    @implementation(kind="nystrom", centred=False)
+    def make(n_components, budget, kernel, random_state): ...
+
+``kind``      one of :data:`KINDS`: ``random-features``, ``nystrom`` (column
+              sampling), ``sketch`` (a matrix sketch of the data or features),
+              ``exact``; None (undeclared): every claim of the role runs;
+``centred``   whether it centres in feature space; None: undeclared;
+``budgeted``  whether it honours ``budget`` (an exact method does not);
+``version``   optionally, a version string of the code behind it, part of the
+              fingerprint that keeps results of changed code apart
+              (:mod:`suites.fingerprint`).
 """
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Optional
+
+#: The kinds of implementation a claim can be about.
+KINDS = ("random-features", "nystrom", "sketch", "exact")
 
 
 @dataclass(frozen=True)
@@ -53,6 +74,67 @@ ROLES = {r.name: r for r in (
     Role("streaming-kpca", ("partial_fit", "transform"), "random features or sketch rows",
          "one pass of partial_fit over chunks of the stream, then transform(X) gives the k scores"),
 )}
+
+
+def implementation(kind: Optional[str] = None, centred: Optional[bool] = None, budgeted: bool = True,
+                   version: Optional[str] = None):
+    """Decorator declaring what a role factory is (module docstring); returns the
+    factory itself with the attributes ``kind``, ``centred``, ``budgeted`` and
+    ``version`` set, after checking them."""
+    declared = check_declaration({"kind": kind, "centred": centred, "budgeted": budgeted, "version": version},
+                                 "implementation()")
+
+    def declare(factory):
+        for attr, value in declared.items():
+            setattr(factory, attr, value)
+        return factory
+    return declare
+
+
+def check_declaration(values: dict, where: str) -> dict:
+    """The declaration ``values`` (kind, centred, budgeted, version) checked; an
+    :class:`EstimatorError` naming ``where`` and the attribute otherwise."""
+    kind, centred = values.get("kind"), values.get("centred")
+    budgeted, version = values.get("budgeted", True), values.get("version")
+    if kind is not None and kind not in KINDS:
+        raise EstimatorError(f"{where}: kind must be one of {KINDS} or None, got {kind!r}")
+    if centred is not None and not isinstance(centred, bool):
+        raise EstimatorError(f"{where}: centred must be True, False or None, got {centred!r}")
+    if not isinstance(budgeted, bool):
+        raise EstimatorError(f"{where}: budgeted must be True or False, got {budgeted!r}")
+    if version is not None and not isinstance(version, str):
+        raise EstimatorError(f"{where}: version must be a string or None, got {version!r}")
+    return {"kind": kind, "centred": centred, "budgeted": budgeted, "version": version}
+
+
+def declaration(factory, where: str) -> dict:
+    """What ``factory`` declares about itself (:func:`implementation`), checked."""
+    return check_declaration({a: getattr(factory, a, d) for a, d in
+                              (("kind", None), ("centred", None), ("budgeted", True), ("version", None))}, where)
+
+
+@dataclass(frozen=True)
+class Estimator:
+    """A resolved implementation: its name, factory, what it declares (``centred``,
+    ``kind``: None when undeclared; ``budgeted``; ``kernels`` it supports, None: any),
+    the fingerprint of its code (:mod:`suites.fingerprint`) and where it comes from."""
+
+    name: str
+    factory: Callable
+    centred: Optional[bool] = None
+    kind: Optional[str] = None
+    budgeted: bool = True
+    kernels: Optional[tuple] = None
+    fingerprint: str = ""
+    source: str = ""
+    roles: Optional[tuple] = None  # the roles it fills; None: whichever its objects' methods fit
+    requires: str = ""             # an optional package it needs
+
+    def supports(self, kernel_name: str) -> bool:
+        return self.kernels is None or kernel_name in self.kernels
+
+    def available(self) -> bool:
+        return not self.requires or importlib.util.find_spec(self.requires) is not None
 
 
 class EstimatorError(Exception):

@@ -539,6 +539,31 @@ class ResultStore:
             cur = self.conn.executemany("DELETE FROM results WHERE key = ?", [(k,) for k in keys])
         return cur.rowcount
 
+    def latest_params(self, claim: str) -> dict:
+        """The params of the claim's most recently stored cell ({} when it has none)."""
+        rows = self._query("SELECT params FROM results WHERE claim = ? ORDER BY created DESC, rowid DESC LIMIT 1",
+                           (claim,))
+        return {str(k): _tuplify(v) for k, v in json.loads(rows[0][0])} if rows else {}
+
+    def set_aside(self, keys: Iterable[str]) -> int:
+        """Move the given cells out of ``results`` into the table ``superseded`` (same
+        columns, plus when they were set aside), so that they run again while nothing
+        stored is lost; returns how many moved."""
+        keys = [(k,) for k in keys]
+        cols = ", ".join(_COLUMNS)
+        try:
+            with self.conn:
+                self.conn.execute(f"CREATE TABLE IF NOT EXISTS superseded AS SELECT {cols}, '' AS set_aside "
+                                  "FROM results WHERE 0")
+                before = self.conn.total_changes
+                self.conn.executemany(f"INSERT INTO superseded SELECT {cols}, ? FROM results WHERE key = ?",
+                                      [(_now(), k) for (k,) in keys])
+                moved = self.conn.total_changes - before
+                self.conn.executemany("DELETE FROM results WHERE key = ?", keys)
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot write results store {self.path}: {e}") from None
+        return moved
+
     def get_meta(self, key: str, default=None):
         rows = self._query("SELECT value FROM meta WHERE key = ?", (key,))
         return rows[0][0] if rows else default

@@ -110,7 +110,7 @@ def test_a_correct_external_nystrom_holds_and_one_that_keeps_five_landmarks_fail
 def test_the_plan_runs_bach13_rank_rule_with_our_column_nystrom_and_marks_scikit_learns_kernel_unsupported():
     claim = registry.get("bach13.rank-rule")
     names = ("ours-nystrom-columns", "ours-nystrom", "sklearn-nystroem", "sklearn-nystroem-tsvd", "sklearn-rbf")
-    runs, skipped = plan([claim], [ADAPTERS[a] for a in names], "ci")
+    runs, skipped = plan([claim], [ADAPTERS[a].estimator() for a in names], "ci")
     assert [c.id for c in runs] == ["bach13.rank-rule", "bach13.rank-rule[ours-nystrom-columns]"]
     for name in ("sklearn-nystroem", "sklearn-nystroem-tsvd", "ours-nystrom"):  # NystromKPCA takes a Kernel only
         assert skipped[claim.id, name] == Entry("n/a", "no periodic kernel")
@@ -124,11 +124,12 @@ def test_an_external_nystrom_holds_bach13_rank_rule_and_one_that_keeps_five_land
     assert bad.status == "fails", bad.summary
 
 
-def test_check_leaves_out_kernels_it_cannot_express_and_names_another_estimand():
-    verdicts = check("sklearn-rbf-ipca", claims=["ullah18.rate-oja", "sterge20.cor42-poly"], profile="ci")
-    assert set(verdicts) == {"ullah18.rate-oja"}  # cor42 is linear-kernel: RBFSampler cannot
-    assert verdicts["ullah18.rate-oja"].summary.startswith(
-        "(sklearn-rbf-ipca centres in feature space; the claim's estimand is uncentred) ")
+def test_check_says_why_each_claim_is_not_applicable_and_never_returns_nothing():
+    with pytest.raises(EstimatorError) as e:
+        check("sklearn-rbf-ipca", claims=["ullah18.rate-oja", "sterge20.cor42-poly"], profile="ci")
+    assert str(e.value) == (
+        "no claim can run with 'sklearn-rbf-ipca': ullah18.rate-oja: other estimand: centres in feature space; "
+        "the claim's estimand is uncentred; sterge20.cor42-poly: no linear kernel")
 
 
 def _cli(*args, cwd=ROOT):
@@ -193,7 +194,8 @@ def test_estimators_lists_roles_adapters_and_claims():
 def test_conformance_writes_the_matrix(tmp_path):
     out = tmp_path / "c"
     r = _cli("conformance", "ghashami16.thm21", "--profile", "ci", "--out", str(out), "--no-progress",
-             "--estimators", "sklearn-rbf-tsvd", "sklearn-nystroem-tsvd", "ours-rff")
+             "--estimators", "sklearn-rbf-tsvd", "sklearn-nystroem-tsvd", "ours-rff",
+             "mine=tests.external_estimators:rff")
     assert r.returncode == 0, r.stderr
     md = (out / "conformance.md").read_text()
     row = next(line for line in md.splitlines() if line.startswith("| `ghashami16.thm21`"))
@@ -202,4 +204,22 @@ def test_conformance_writes_the_matrix(tmp_path):
     assert cells[2].startswith("[✅ holds") and cells[3].startswith("[✅ holds")  # declared, sklearn-rbf-tsvd
     assert cells[4] == "n/a · a claim about random-features, not nystrom"
     assert cells[5].startswith("n/a · ValueError: ours-rff is a feature map")
+    assert cells[6].startswith("[✅ holds")  # a user's factory beside scikit-learn's
+    fingerprint = resolve("mine=tests.external_estimators:rff").fingerprint
+    assert f"- `mine`: tests.external_estimators:rff; code fingerprint {fingerprint}" in md
     assert (out / "conformance.html").exists()
+
+
+def test_run_fresh_recomputes_and_keeps_the_old_cells_apart(tmp_path):
+    out = tmp_path / "r"
+    args = ("run", "ghashami16.rff-rate", "--profile", "ci", "--out", str(out), "--no-progress",
+            "--estimator", "rbf=tests.external_estimators:rff")
+    assert _cli(*args).returncode == 0
+    again = _cli(*args, "--fresh")
+    assert again.returncode == 0, again.stderr
+    from kpca_suite.suites.store import ResultStore
+    with ResultStore(out / "results.sqlite", create=False) as store:
+        n = len(store.results("ghashami16.rff-rate[rbf]"))
+        kept = store.conn.execute("SELECT COUNT(*) FROM superseded").fetchone()[0]
+    assert f"--fresh: {n} stored cell(s) set aside" in again.stderr and "resumed" not in again.stderr
+    assert kept == n > 0

@@ -1,0 +1,79 @@
+"""A user's factory says what kind of implementation it is (suites.roles.implementation);
+claims about another kind or estimand are n/a with the reason, exactly as for the
+built-in adapters; and a changed implementation under the same name is never judged on
+the cells of the old code."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import pytest
+
+from kpca_suite.suites import check, registry
+from kpca_suite.suites.conformance import Entry, plan, resolve, user_estimator, variant
+from kpca_suite.suites.pipeline import evaluate
+from kpca_suite.suites.roles import EstimatorError, implementation
+from kpca_suite.suites.store import ResultStore
+
+
+@implementation(kind="exact", centred=False, budgeted=False)
+def exact_kpca(n_components, budget, kernel, random_state):
+    from kpca_suite.methods import ExactKPCA
+    return ExactKPCA(n_components, kernel)
+
+
+def test_a_declared_exact_solver_is_na_on_the_random_feature_claims():
+    with pytest.raises(EstimatorError) as e:
+        check(exact_kpca, claims=["ghashami16.rff-rate", "ullah18.rate-erm"], profile="ci")
+    assert "ghashami16.rff-rate: a claim about random-features, not exact" in str(e.value)
+    assert "ullah18.rate-erm: a claim about random-features, not exact" in str(e.value)
+
+
+def test_the_matrix_gives_a_users_factory_the_reasons_a_built_in_gets():
+    claims = [registry.get(c) for c in ("ghashami16.rff-rate", "sterge20.thm41-bound", "ullah18.rate-erm")]
+    est = user_estimator("mine", exact_kpca)
+    assert (est.kind, est.centred, est.budgeted) == ("exact", False, False)
+    runs, skipped = plan(claims, [est], "ci")
+    assert [c.id for c in runs] == [c.id for c in claims]  # only the claims' own estimators run
+    assert skipped["ghashami16.rff-rate", "mine"] == Entry("n/a", "a claim about random-features, not exact")
+    assert skipped["sterge20.thm41-bound", "mine"].text.startswith("exact: n up to ")
+
+
+def test_a_declaration_is_checked():
+    for bad, attr in (({"kind": "magic"}, "kind"), ({"centred": "yes"}, "centred"), ({"budgeted": None}, "budgeted")):
+        with pytest.raises(EstimatorError, match=f"implementation\\(\\): {attr} must be"):
+            implementation(**bad)
+
+
+def test_resolving_a_factory_by_import_path_reads_its_declaration():
+    est = resolve("mine=tests.test_kinds:exact_kpca")
+    assert est.kind == "exact" and est.source == "tests.test_kinds:exact_kpca" and len(est.fingerprint) == 12
+
+
+def test_a_changed_factory_under_the_same_name_recomputes(tmp_path, monkeypatch):
+    """Same name, same store: the cells of the old code are kept apart and the new
+    code's cells run; the unchanged code resumes."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    source = "from tests.external_estimators import {}\n\ndef make(**settings):\n    return {}(**settings)\n"
+    (tmp_path / "mine_v.py").write_text(source.format("nystrom", "nystrom"))
+    claim = registry.get("sterge20.cor42-poly")
+    keep = (lambda c: c.seed < 2 and c.n <= 256)
+
+    def run():
+        module = importlib.reload(sys.modules["mine_v"]) if "mine_v" in sys.modules else importlib.import_module("mine_v")
+        est = user_estimator("mine", module.make)
+        with ResultStore(tmp_path / "r.sqlite") as store:
+            ev = evaluate([variant(claim, est)], "ci", store, jobs=1, keep=keep)
+        return est.fingerprint, ev
+
+    fp1, first = run()
+    assert first.executed > 0 and first.skipped == 0
+    fp_same, again = run()
+    assert fp_same == fp1 and again.executed == 0 and again.skipped == first.executed
+    (tmp_path / "mine_v.py").write_text(source.format("five_landmarks", "five_landmarks"))
+    fp2, changed = run()
+    assert fp2 != fp1 and changed.executed == first.executed and changed.skipped == 0
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        codes = sorted(r.cell.p["code"] for r in store.results("sterge20.cor42-poly[mine]"))
+    assert codes == sorted([fp1] * first.executed + [fp2] * first.executed)  # nothing deleted
