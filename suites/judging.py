@@ -81,6 +81,21 @@ def reference_slope(x, Yref) -> tuple:
     return loglog_line(x, ref)[0], ref
 
 
+def nonfinite(results, metrics, name: str) -> Optional[Outcome]:
+    """``fails`` naming the first cell where a judged metric is NaN (or holds a NaN
+    or inf entry), or None when every value is finite: no verdict rests on a number
+    that is not finite (a NaN from an estimator is a defect, not a pass). Missing
+    cells are the pipeline's business (inconclusive on incomplete data)."""
+    bad = [(r, m) for r in results for m in metrics
+           if m in r.metrics and not np.all(np.isfinite(r.metrics[m]))]
+    if not bad:
+        return None
+    r, m = bad[0]
+    summary = (f"{name}: NOT FINITE: {m} is NaN or inf in {len(bad)} of {len(results)} cell value(s), first at "
+               f"{r.cell.method} n = {r.cell.n} seed {r.cell.seed}; no verdict from a number that is not finite")
+    return Outcome("fails", summary, [], {f"{name}_nonfinite": len(bad)}, {f"{name}_nonfinite_at_most": 0})
+
+
 # ---------------------------------------------------------------------- recipes
 
 @dataclass(frozen=True)
@@ -121,6 +136,10 @@ class SlopeInBand:
         return frozenset(m for m in (self.metric, self.reference) if m is not None)
 
     def __call__(self, results, profile) -> Outcome:
+        mine = [r for r in results if self.method is None or r.cell.method == self.method]
+        bad = nonfinite(mine, self.reads, self.name)
+        if bad is not None:
+            return bad
         key = (lambda c: c.n) if self.x == "n" else (lambda c: c.p[self.x])
         x, Y = collect(results, self.metric, self.method, key)
         if self.impossible is not None:
@@ -171,6 +190,9 @@ class AllWithin:
         return frozenset(self.metrics or ())
 
     def __call__(self, results, profile) -> Outcome:
+        bad = nonfinite(results, self.reads or sorted(results[0].metrics), "within")
+        if bad is not None:
+            return bad
         keys = list(self.metrics) if self.metrics is not None else sorted(results[0].metrics)
         worst = {k: float(np.max([r.metrics[k] for r in results])) for k in keys}  # NaN propagates, and fails
         bad = [k for k in keys if not worst[k] <= self.tol]
@@ -203,6 +225,9 @@ class UnderBound:
         return frozenset((self.metric, self.bound))
 
     def __call__(self, results, profile) -> Outcome:
+        bad = nonfinite(results, self.reads, self.name)
+        if bad is not None:
+            return bad
         value = np.array([r.metrics[self.metric] for r in results], dtype=float)
         bound = np.array([r.metrics[self.bound] for r in results], dtype=float)
         excess = value - bound
@@ -242,6 +267,9 @@ class CoverageAtLeast:
         return frozenset((self.covered,))
 
     def __call__(self, results, profile) -> Outcome:
+        bad = nonfinite(results, self.reads, self.name)
+        if bad is not None:
+            return bad
         hits = np.array([r.metrics[self.covered] for r in results], dtype=float)
         N, v = len(hits), int((hits < 0.5).sum())
         from scipy.stats import binom  # about a second to import: only when judging
@@ -270,6 +298,9 @@ class OrderingHolds:
         return frozenset((self.metric,))
 
     def __call__(self, results, profile) -> Outcome:
+        bad = nonfinite([r for r in results if r.cell.method in self.methods], self.reads, self.name)
+        if bad is not None:
+            return bad
         means = {}
         for m in self.methods:
             x, Y = collect(results, self.metric, m)
@@ -302,6 +333,9 @@ class CurvesClose:
         return frozenset((self.metric,))
 
     def __call__(self, results, profile) -> Outcome:
+        bad = nonfinite([r for r in results if r.cell.method in (self.a, self.b)], self.reads, self.name)
+        if bad is not None:
+            return bad
         xa, Ya = collect(results, self.metric, self.a)
         xb, Yb = collect(results, self.metric, self.b)
         ma, mb = dict(zip(xa, np.nanmean(Ya, axis=1))), dict(zip(xb, np.nanmean(Yb, axis=1)))
@@ -332,6 +366,9 @@ class MeanAtMost:
         return frozenset((self.metric,))
 
     def __call__(self, results, profile) -> Outcome:
+        bad = nonfinite(results, self.reads, self.name or f"mean_{self.metric}")
+        if bad is not None:
+            return bad
         if self.x is None:
             values = np.array([r.metrics[self.metric] for r in results], dtype=float)
             worst = float(np.mean(values))  # NaN propagates, and fails

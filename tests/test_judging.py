@@ -74,9 +74,12 @@ def test_mean_at_most_per_size_and_pooled():
 def test_all_within():
     res = [Result(Cell.make("t.x", "a", 10, s), {"dev": 1e-12 * s, "gap": 0.0}) for s in range(4)]
     assert AllWithin(1e-9)(res, "ci").status == "holds"
-    res.append(Result(Cell.make("t.x", "a", 10, 9), {"dev": 1e-3, "gap": float("nan")}))
+    res.append(Result(Cell.make("t.x", "a", 10, 9), {"dev": 1e-3, "gap": 0.0}))
     out = AllWithin(1e-9)(res, "ci")
-    assert out.status == "fails" and "dev" in out.summary and "gap" in out.summary  # NaN fails too
+    assert out.status == "fails" and "dev = 1.00e-03" in out.summary and "gap" not in out.summary
+    res[-1].metrics["gap"] = float("nan")
+    out = AllWithin(1e-9)(res, "ci")
+    assert out.status == "fails" and "NOT FINITE: gap" in out.summary  # NaN fails too, named first
 
 
 def test_coverage_at_least():
