@@ -1,12 +1,13 @@
 """The claims, the pipeline that judges them, the adapters of other implementations,
 and the CLI. ``check`` (from :mod:`suites.conformance`) runs claims with someone
-else's estimator; it is imported on first use."""
+else's estimator and ``assert_holds`` asserts on its verdicts; they are imported on
+first use."""
 
-__all__ = ["check"]
+__all__ = ["check", "assert_holds"]
 
 
 def __getattr__(name):
-    if name == "check":
-        from .conformance import check
-        return check
+    if name in __all__:
+        from . import conformance
+        return getattr(conformance, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -222,6 +222,16 @@ def check(estimator, claims=None, profile: str = "ci", *, name: Optional[str] = 
     return Verdicts({cid.split("[", 1)[0]: v for cid, v in ev.verdicts.items()}, skipped=skipped)
 
 
+def assert_holds(verdicts) -> None:
+    """Assert that every verdict of :func:`check` holds, and that there is at least one:
+    an AssertionError lists each claim that does not hold with its summary."""
+    if not verdicts:
+        raise AssertionError("no verdict to assert on: no claim ran")
+    bad = [f"{cid}: {v.status}: {v.summary}" for cid, v in verdicts.items() if v.status != "holds"]
+    if bad:
+        raise AssertionError(f"{len(bad)} of {len(verdicts)} claim(s) do not hold:\n" + "\n".join(bad))
+
+
 # ---------------------------------------------------------------------- the matrix
 
 @dataclass

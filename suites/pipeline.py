@@ -37,6 +37,7 @@ class Evaluation:
     ``results``   claim id -> the stored Results of its sweep;
     ``errors``    messages: cells that raised (``runner.CellError``) and judges that raised;
     ``cell_errors`` the CellErrors themselves (with tracebacks);
+    ``defects``   cells whose estimator returned an unusable output (they fail their claim);
     ``executed`` / ``skipped`` cells run now / found in the store; ``elapsed`` seconds.
     """
 
@@ -44,6 +45,7 @@ class Evaluation:
     results: dict = field(default_factory=dict)
     errors: list = field(default_factory=list)
     cell_errors: list = field(default_factory=list)
+    defects: list = field(default_factory=list)
     tracebacks: list = field(default_factory=list)  # (message, traceback) of judges that raised
     executed: int = 0
     skipped: int = 0
@@ -55,13 +57,20 @@ class Evaluation:
         return bool(self.errors) or any(v.status == "fails" for v in self.verdicts.values())
 
 
-def judge_claim(claim, results: list, wanted: Optional[set], profile: str):
+def judge_claim(claim, results: list, wanted: Optional[set], profile: str, defects=(), errors=()):
     """The claim's verdict on ``results`` (complete data only), and an error
-    message or None."""
+    message or None. ``defects`` (cells whose estimator returned an unusable output)
+    fail the claim, naming the first; ``errors`` (cells that raised) name the first
+    reason of an incomplete sweep."""
+    if defects:
+        return Verdict("fails", f"DEFECTIVE ESTIMATOR OUTPUT in {len(defects)} cell(s), first at n = "
+                       f"{defects[0].cell.n} seed {defects[0].cell.seed}: {defects[0].error.split(': ', 1)[-1]}",
+                       claim=claim.id), None
     if wanted is not None:
         missing = len(wanted - {r.cell.key() for r in results})
         if missing:
-            return Verdict("inconclusive", f"{missing} of {len(wanted)} cells missing (they raised); "
+            first = f"; first: {errors[0].error}" if errors else ""
+            return Verdict("inconclusive", f"{missing} of {len(wanted)} cells missing (they raised{first}); "
                            "no verdict on incomplete data", claim=claim.id), None
     if not results:
         return Verdict("inconclusive", f"no cells finished for profile {profile!r}; nothing to judge",
@@ -102,6 +111,7 @@ def evaluate(claims, profile: str, store=None, executor=None, *, jobs: Optional[
         sweep = run_sweep(claims, profile, store, options=options, executor=executor, jobs=jobs,
                           progress=progress, keep=keep)
         out.cell_errors = list(sweep.errors)
+        out.defects = list(sweep.defects)
         out.errors += [str(e) for e in sweep.errors]
         out.executed, out.skipped, out.elapsed = sweep.executed, sweep.skipped, sweep.elapsed
     for claim in claims:
@@ -112,7 +122,9 @@ def evaluate(claims, profile: str, store=None, executor=None, *, jobs: Optional[
         stored = store.results(claim.id)
         results = [r for r in stored if wanted is None or r.cell.key() in wanted]
         out.results[claim.id] = results
-        verdict, err = judge_claim(claim, results, wanted, profile)
+        verdict, err = judge_claim(claim, results, wanted, profile,
+                                   [d for d in out.defects if d.claim == claim.id],
+                                   [e for e in out.cell_errors if e.claim == claim.id])
         out.verdicts[claim.id] = verdict
         if err is not None:
             out.errors.append(err[0])

@@ -52,6 +52,8 @@ import importlib.util
 from dataclasses import dataclass
 from typing import Callable, Optional
 
+import numpy as np
+
 #: The kinds of implementation a claim can be about.
 KINDS = ("random-features", "nystrom", "sketch", "exact")
 
@@ -179,7 +181,69 @@ def check_conforms(est, role: str, claim: str):
     return est
 
 
-def build(factory: Callable, role: str, cell, **settings):
+class EstimatorDefect(ValueError):
+    """What an implementation returned cannot be read as its role promises (not finite,
+    not 2-D, another number of rows than it was given, more columns than asked): a
+    finding about the estimator, which fails the claim and names the defect."""
+
+
+class Checked:
+    """An estimator seen through its role. ``fit`` and ``partial_fit`` return this
+    wrapper; ``transform`` and ``fit_transform`` check what the estimator returns once,
+    before any metric reads it: a real 2-D array with one row per input row, at most
+    ``n_components`` columns (when the claim asked for a number) and every entry finite.
+    A violation raises :class:`EstimatorDefect` naming the claim, the method and the
+    defect. Every other attribute is the estimator's own."""
+
+    def __init__(self, est, claim: str, n_components: Optional[int]):
+        self._est, self._claim, self._k = est, claim, n_components
+
+    def __getattr__(self, name):
+        return getattr(self._est, name)
+
+    def fit(self, X, *args, **kw):
+        self._est.fit(X, *args, **kw)
+        return self
+
+    def partial_fit(self, X, *args, **kw):
+        self._est.partial_fit(X, *args, **kw)
+        return self
+
+    def transform(self, X):
+        return self.checked(self._est.transform(X), len(X), "transform")
+
+    def fit_transform(self, X):
+        if callable(getattr(self._est, "fit_transform", None)):
+            return self.checked(self._est.fit_transform(X), len(X), "fit_transform")
+        return self.fit(X).transform(X)
+
+    def checked(self, out, rows: int, method: str) -> np.ndarray:
+        """``out`` as a float array, or :class:`EstimatorDefect` (class docstring)."""
+        where = f"{self._claim}: the estimator's {method}"
+        try:
+            Z = np.asarray(out)
+        except ValueError as e:  # ragged lists
+            raise EstimatorDefect(f"{where} returned {type(out).__name__} that is no array ({e})") from None
+        if Z.dtype.kind not in "fiu":
+            raise EstimatorDefect(f"{where} returned an array of dtype {Z.dtype}, not of real numbers")
+        if Z.ndim != 2:
+            raise EstimatorDefect(f"{where} returned a {Z.ndim}-D array of shape {Z.shape}; "
+                                  f"an (n_samples, n_components) array is expected")
+        if Z.shape[0] != rows:
+            hint = " (transposed?)" if Z.shape[1] == rows else ""
+            raise EstimatorDefect(f"{where} returned {Z.shape[0]} rows for {rows} input rows{hint}")
+        if self._k is not None and Z.shape[1] > self._k:
+            raise EstimatorDefect(f"{where} returned {Z.shape[1]} columns; the claim asked for "
+                                  f"n_components = {self._k}")
+        bad = int(Z.size - np.count_nonzero(np.isfinite(Z)))
+        if bad:
+            raise EstimatorDefect(f"{where} returned NaN or inf in {bad} of {Z.size} entries")
+        return Z.astype(np.float64, copy=False)
+
+
+def build(factory: Callable, role: str, cell, **settings) -> Checked:
     """Call a role factory with the role's settings (``n_components``, ``budget``,
-    ``kernel``, ``random_state``) and check what it returns."""
-    return check_conforms(factory(**settings), role, cell.claim)
+    ``kernel``, ``random_state``), check that what it returns has the role's methods,
+    and return it seen through :class:`Checked`."""
+    est = check_conforms(factory(**settings), role, cell.claim)
+    return Checked(est, cell.claim, settings.get("n_components"))

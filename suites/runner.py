@@ -35,6 +35,7 @@ from .machine import git_commit, versions as _versions
 import numpy as np
 
 from .claim import PROFILES, Cell, Result
+from .roles import EstimatorDefect
 
 
 #: BLAS / LAPACK threads of every cell, in every executor. The thread count
@@ -112,6 +113,8 @@ class Sweep(dict):
     included), plus
 
     ``errors``   list of :class:`CellError`, the cells that raised;
+    ``defects``  list of :class:`CellError`, the cells whose estimator returned an
+                 unusable output (nothing recorded; the claim fails naming it);
     ``executed`` the number of cells run now;
     ``skipped``  the number of cells found already done in the store;
     ``elapsed``  wall-clock seconds of the sweep.
@@ -120,6 +123,7 @@ class Sweep(dict):
     def __init__(self, *args, **kw):
         super().__init__(*args, **kw)
         self.errors: list = []
+        self.defects: list = []
         self.executed = 0
         self.skipped = 0
         self.elapsed = 0.0
@@ -197,10 +201,14 @@ def execute_cell(cell: Cell, run_cell: Optional[Callable] = None) -> Result:
 
 
 def _execute_safe(cell: Cell, run_cell: Callable):
-    """Worker entry: ``("ok", Result)`` or ``("error", message, traceback)``,
-    with the traceback formatted where the cell ran."""
+    """Worker entry: ``("ok", Result)``, ``("defect", message, traceback)`` when the
+    estimator's output is unusable (:class:`~suites.roles.EstimatorDefect`, a finding
+    that fails the claim) or ``("error", message, traceback)``, with the traceback
+    formatted where the cell ran."""
     try:
         return ("ok", execute_cell(cell, run_cell))
+    except EstimatorDefect as e:
+        return ("defect", str(e), traceback.format_exc())
     except Exception as e:  # noqa: BLE001 - reported to the user, run continues
         return ("error", f"{type(e).__name__}: {e}", traceback.format_exc())
 
@@ -413,6 +421,9 @@ def run_sweep(claims, profile: str, store, options: Optional[dict] = None,
             store.add(outcome[1], vers, commit)
             out.executed += 1
             bar.update()
+        elif outcome[0] == "defect":
+            out.defects.append(CellError(claim.id, cell, outcome[1], outcome[2]))
+            bar.update(failed=True)
         else:
             out.errors.append(CellError(claim.id, cell, outcome[1], outcome[2]))
             bar.update(failed=True)

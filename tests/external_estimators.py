@@ -93,3 +93,62 @@ class PlainRFF:
 def rff(n_components, budget, kernel, random_state):
     """A correct random-feature factory (Gaussian kernel)."""
     return PlainRFF(n_components, budget, kernel, random_state)
+
+
+class _SpoiltOutput(PlainRFF):
+    """Correct random features whose transform output is spoilt in one of the ways an
+    integration goes wrong: ``how`` in nan, inf, transposed, short, 1-D, complex."""
+
+    how = "nan"
+
+    def transform(self, X):
+        Z = super().transform(X)
+        if self.how == "nan":
+            Z[0, 0] = np.nan
+        elif self.how == "inf":
+            Z[-1, -1] = np.inf
+        elif self.how == "transposed":
+            Z = Z.T
+        elif self.how == "short":
+            Z = Z[:-1]
+        elif self.how == "1-D":
+            Z = Z[:, 0]
+        elif self.how == "complex":
+            Z = Z.astype(complex)
+        return Z
+
+
+def spoilt(how):
+    """The module-level factory whose objects return the ``how`` spoilt output (see
+    :class:`_SpoiltOutput`): ``spoilt_nan``, ``spoilt_inf``, ... (picklable by name)."""
+    return globals()[f"spoilt_{how.replace('-', '')}"]
+
+
+def _spoilt(how, n_components, budget, kernel, random_state):
+    est = _SpoiltOutput(n_components, budget, kernel, random_state)
+    est.how = how
+    return est
+
+
+def spoilt_nan(n_components, budget, kernel, random_state):
+    return _spoilt("nan", n_components, budget, kernel, random_state)
+
+
+def spoilt_inf(n_components, budget, kernel, random_state):
+    return _spoilt("inf", n_components, budget, kernel, random_state)
+
+
+def spoilt_transposed(n_components, budget, kernel, random_state):
+    return _spoilt("transposed", n_components, budget, kernel, random_state)
+
+
+def spoilt_short(n_components, budget, kernel, random_state):
+    return _spoilt("short", n_components, budget, kernel, random_state)
+
+
+def spoilt_1D(n_components, budget, kernel, random_state):
+    return _spoilt("1-D", n_components, budget, kernel, random_state)
+
+
+def spoilt_complex(n_components, budget, kernel, random_state):
+    return _spoilt("complex", n_components, budget, kernel, random_state)

@@ -1,0 +1,92 @@
+"""The role boundary validates what an implementation returns, once per cell, before any
+metric reads it: a NaN, an inf, a transposed, short, 1-D or complex output is named as
+the estimator's defect, and the claim fails on it (not "inconclusive", not a traceback
+from inside a metric)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kpca_suite.kernels import Kernel
+from kpca_suite.suites import check
+from kpca_suite.suites.claim import Cell
+from kpca_suite.suites.roles import EstimatorDefect, build
+from tests import external_estimators as ext
+
+ROOT = Path(__file__).resolve().parents[1]
+CLAIM = "ghashami16.rff-rate"
+
+DEFECTS = {
+    "nan": "returned NaN or inf in 1 of",
+    "inf": "returned NaN or inf in 1 of",
+    "transposed": "returned 30 rows for 40 input rows (transposed?)",
+    "short": "returned 39 rows for 40 input rows",
+    "1-D": "returned a 1-D array of shape (40,)",
+    "complex": "returned an array of dtype complex128, not of real numbers",
+}
+
+
+@pytest.mark.parametrize("how", DEFECTS)
+def test_the_role_boundary_names_each_defect(how):
+    est = build(ext.spoilt(how), "kernel-approximation", Cell.make("x.y[mine]", "m", 40, 0), n_components=None,
+                budget=30, kernel=Kernel("gaussian", gamma=1.0), random_state=0)
+    X = np.random.default_rng(0).standard_normal((40, 2))
+    with pytest.raises(EstimatorDefect) as e:
+        est.fit(X).transform(X)
+    assert str(e.value).startswith("x.y[mine]: the estimator's transform " + DEFECTS[how])
+
+
+def test_a_good_output_passes_the_boundary_unchanged():
+    est = build(ext.rff, "kernel-approximation", Cell.make("x.y", "m", 40, 0), n_components=None, budget=30,
+                kernel=Kernel("gaussian", gamma=1.0), random_state=0)
+    X = np.random.default_rng(0).standard_normal((40, 2))
+    np.testing.assert_array_equal(est.fit(X).transform(X), ext.rff(None, 30, Kernel("gaussian", gamma=1.0), 0)
+                                  .fit(X).transform(X))
+
+
+@pytest.mark.parametrize("how", ["nan", "transposed"])
+def test_check_fails_the_claim_and_names_the_defect(how):
+    verdict = check(ext.spoilt(how), claims=[CLAIM], profile="ci")[CLAIM]
+    assert verdict.status == "fails"
+    assert verdict.summary.startswith("DEFECTIVE ESTIMATOR OUTPUT in 30 cell(s), first at n = ")
+    assert {"nan": "transform returned NaN or inf in 1 of", "transposed": "(transposed?)"}[how] in verdict.summary
+
+
+def test_the_cli_fails_the_claim_and_names_the_defect(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    r = subprocess.run([sys.executable, "-m", "kpca_suite.suites.cli", "run", CLAIM, "--profile", "ci",
+                        "--out", str(tmp_path / "r"), "--no-progress", "--estimator",
+                        "bad=tests.external_estimators:spoilt_nan"], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=900)
+    assert r.returncode == 1, r.stderr
+    line = next(x for x in r.stdout.splitlines() if x.startswith("FAILS"))
+    assert f"{CLAIM}[bad]: DEFECTIVE ESTIMATOR OUTPUT in 30 cell(s)" in line and "NaN or inf" in line
+    assert "Traceback" not in r.stderr
+
+
+def test_a_cell_that_raises_gives_its_reason_and_assert_holds_refuses_it():
+    from kpca_suite.suites import assert_holds
+    verdicts = check(ext.raises_in_fit, claims=["sterge20.cor42-poly"], profile="ci")
+    summary = verdicts["sterge20.cor42-poly"].summary
+    assert summary.startswith("30 of 30 cells missing (they raised; first: RuntimeError: this estimator cannot fit)")
+    with pytest.raises(AssertionError, match="1 of 1 claim"):
+        assert_holds(verdicts)
+    with pytest.raises(AssertionError, match="no claim ran"):
+        assert_holds({})
+
+
+def test_check_never_passes_vacuously():
+    from kpca_suite.suites.roles import EstimatorError
+    for broken in (ext.no_transform, ext.raises_in_fit.__globals__["_NoTransform"]):
+        with pytest.raises(EstimatorError, match="no claim can run with"):
+            check(broken, profile="ci")
+    with pytest.raises(ValueError, match="declare no role"):
+        check(ext.nystrom, claims=["sterge20.identities"], profile="ci")
+    with pytest.raises(ValueError, match="no claim or paper named 'no.such-claim'"):
+        check(ext.nystrom, claims=["no.such-claim"], profile="ci")
