@@ -89,10 +89,18 @@ def row_ranges(X) -> list:
     return [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:])]
 
 
-def check_chunk(rows, start: int, stop: int, name: str = "X") -> np.ndarray:
+def check_chunk(rows, start: int, stop: int, name: str = "X", width: int = None) -> np.ndarray:
     """Rows ``start .. stop - 1`` of ``name`` as read from one chunk, through
     :func:`kernels.check_array` (float64, C order, finite, no overflowing norms); its
-    ValueError is raised again with the row range appended."""
+    ValueError is raised again with the row range appended. A chunk whose shape
+    contradicts the one the dask array declares for it (``stop - start`` rows,
+    ``width`` columns) is a ValueError naming the chunk: no fit may divide by a count
+    of rows it did not see."""
+    shape = np.shape(rows)
+    if len(shape) != 2 or shape[0] != stop - start or (width is not None and shape[1] != width):
+        raise ValueError(f"{name}: the chunk declared as rows {start}..{stop - 1} "
+                         f"({stop - start} x {width if width is not None else '?'}) of the dask array holds an "
+                         f"array of shape {shape}: its chunks contradict the shape it declares")
     try:
         return check_array(rows, name)
     except ValueError as exc:
@@ -105,8 +113,16 @@ def gather_rows(X, indices, name: str = "X") -> np.ndarray:
     chunk that holds one of them."""
     import dask
     indices = np.asarray(indices)
-    (rows,) = dask.compute(X[indices])
-    rows = np.asarray(rows, dtype=np.float64)
+    X = check_dask_array(X, name)
+    parts, picked = [], []
+    for block, (start, stop) in zip(X.to_delayed().ravel(), row_ranges(X)):
+        here = indices[(indices >= start) & (indices < stop)]
+        if here.size:
+            parts.append(dask.delayed(_pick_rows)(block, start, stop, name, X.shape[1], here - start))
+            picked.append(here)
+    by_chunk = np.concatenate(dask.compute(*parts)).astype(np.float64, copy=False)
+    rows = np.empty_like(by_chunk)  # back to the order of ``indices``
+    rows[np.argsort(indices, kind="stable")] = by_chunk[np.argsort(np.concatenate(picked), kind="stable")]
     finite = np.isfinite(rows).all(axis=1)
     if not finite.all():
         raise ValueError(f"{name} contains NaN or inf, in row(s) {', '.join(map(str, indices[~finite][:5]))} "
@@ -129,7 +145,7 @@ def tree_reduce(X, chunk_fn, combine, name: str = "X", split_every: int = SPLIT_
     if not 2 <= split_every <= 8:
         raise ValueError(f"split_every must be in 2..8, got {split_every}")
     fn = dask.delayed(chunk_fn)
-    parts = [dask.delayed(_chunk_task)(fn, block, start, stop, name)
+    parts = [dask.delayed(_chunk_task)(fn, block, start, stop, name, X.shape[1])
              for block, (start, stop) in zip(X.to_delayed().ravel(), row_ranges(X)) if stop > start]
     while len(parts) > 1:
         parts = [dask.delayed(_fold)(combine, *parts[i:i + split_every]) for i in range(0, len(parts), split_every)]
@@ -138,8 +154,16 @@ def tree_reduce(X, chunk_fn, combine, name: str = "X", split_every: int = SPLIT_
     return out
 
 
-def _chunk_task(chunk_fn, rows, start, stop, name):
-    return chunk_fn(check_chunk(rows, start, stop, name))
+def _pick_rows(rows, start, stop, name, width, local):
+    """Rows ``local`` of one chunk, after checking that the chunk has its declared shape."""
+    shape = np.shape(rows)
+    if len(shape) != 2 or shape[0] != stop - start or shape[1] != width:
+        check_chunk(rows, start, stop, name, width)  # raises, naming the chunk
+    return np.asarray(rows)[local]
+
+
+def _chunk_task(chunk_fn, rows, start, stop, name, width):
+    return chunk_fn(check_chunk(rows, start, stop, name, width))
 
 
 def _fold(combine, *parts):

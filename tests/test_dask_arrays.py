@@ -391,3 +391,39 @@ def test_perf_dask_claim_runs_at_the_tiny_scale():
     for t, r in zip(timed, rates):
         assert (r.case, r.contender) == (t.case, t.contender)
         assert r.ratio == pytest.approx(t.params["n"] / t.seconds)
+
+
+def _lying(declared_rows, real_rows, declared_width=5, real_width=5):
+    """A dask array whose second chunk holds another shape than it declares (a
+    ``from_delayed`` with the wrong shape, as a careless integrator writes one)."""
+    import dask
+    rng = np.random.default_rng(7)
+    block = da.from_delayed(dask.delayed(rng.standard_normal)((real_rows, real_width)),
+                            shape=(declared_rows, declared_width), dtype=float)
+    return da.concatenate([da.from_array(rng.standard_normal((60, declared_width)), chunks=(30, declared_width)),
+                           block])
+
+
+FITS = {
+    "RFERM": lambda X: RFERM(2, n_features=20, kernel=Kernel("gaussian", gamma=0.5), random_state=0).fit(X),
+    "SKPCA": lambda X: SKPCA(sketch_size=6, n_features=20, kernel=Kernel("gaussian", gamma=0.5),
+                             random_state=0).fit(X),
+    "FrequentDirections": lambda X: FrequentDirections(4).fit(X),
+    "NystromKPCA": lambda X: NystromKPCA(2, Kernel("gaussian", gamma=0.5), landmarks=10, random_state=0).fit(X),
+}
+
+
+@pytest.mark.parametrize("method", FITS)
+@pytest.mark.parametrize("declared, real", [((40, 5), (35, 5)), ((40, 5), (40, 4))])
+def test_a_chunk_that_contradicts_its_declared_shape_is_refused(method, declared, real):
+    X = _lying(declared[0], real[0], declared[1], real[1])
+    with pytest.raises(ValueError, match=r"the chunk declared as rows 60\.\.99 \(40 x 5\) of the dask array holds "
+                                         rf"an array of shape \({real[0]}, {real[1]}\)"):
+        FITS[method](X)
+
+
+def test_gather_rows_keeps_the_order_of_the_indices_across_chunks():
+    from kpca_suite.kernels.dask_arrays import gather_rows
+    X = np.random.default_rng(3).standard_normal((100, 3))
+    idx = np.array([97, 2, 55, 31, 3, 60])
+    np.testing.assert_array_equal(gather_rows(da.from_array(X, chunks=(17, 3)), idx), X[idx])
