@@ -21,6 +21,7 @@ from pathlib import Path
 from . import registry
 from .claim import PROFILES, Verdict
 from .runner import UndeclaredMetric
+from .store import StoreError
 
 STORE_NAME = "results.sqlite"
 
@@ -194,13 +195,18 @@ def cmd_run(args) -> int:
                               progress=not args.no_progress)
             except UndeclaredMetric as e:  # a claim's declaration is wrong: no verdict can be given
                 raise UsageError(str(e)) from None
+            except StoreError as e:  # a read-only file, a full disk: what was stored stays
+                raise UsageError(f"{e}; the cells stored before are kept and a rerun resumes") from None
             except KeyboardInterrupt:
                 _err(f"interrupted; finished cells are kept in {store.path} and a rerun resumes")
                 return 130
         finally:
             close()
-        store.set_meta("profile", args.profile)
-        store.set_meta("options", json.dumps(options))
+        try:
+            store.set_meta("profile", args.profile)
+            store.set_meta("options", json.dumps(options))
+        except StoreError as e:
+            raise UsageError(f"{e}; the cells stored before are kept and a rerun resumes") from None
         if ev.skipped:
             print(f"kpca-suite: resumed: {ev.skipped} cell(s) already in the store, "
                   f"{ev.executed} run now", file=sys.stderr)
@@ -221,7 +227,6 @@ def _set_aside(store, claims, profile, options, fresh: bool) -> None:
     store's ``superseded`` table) so that they run again; and say when the store holds
     cells of an implementation whose code has changed since (they are kept apart, and
     the current code's cells run)."""
-    from .store import StoreError
     if fresh:
         keys = {c.key() for claim in claims for c in claim.cells(profile, options)}
         try:
@@ -329,8 +334,13 @@ def _rejudge(store, args, out):
 
 def cmd_report(args) -> int:
     out = Path(args.out)
-    store = _open_store(out, create=False)
+    store = _open_store(out, create=False)  # opening verifies every row against its checksum
     try:
+        if args.verify:
+            verified, older = store.verify()
+            print(f"{store.path}: {verified} row(s) match their checksums"
+                  + (f"; {older} row(s) were written before checksums were kept" if older else ""))
+            return 0
         ev, written = _rejudge(store, args, out)
         code = _finish(list(ev.verdicts.values()), bool(ev.errors))
         md, html_ = written["report"]
@@ -402,6 +412,8 @@ def cmd_conformance(args) -> int:
             ev = evaluate(runs, args.profile, store, jobs=args.jobs, progress=not args.no_progress)
         except UndeclaredMetric as e:
             raise UsageError(str(e)) from None
+        except StoreError as e:
+            raise UsageError(f"{e}; the cells stored before are kept and a rerun resumes") from None
         except KeyboardInterrupt:
             _err(f"interrupted; finished cells are kept in {store.path} and a rerun resumes")
             return 130
@@ -595,6 +607,9 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--out", default="results", metavar="DIR", help="results directory (default: results)")
         p.add_argument("--profile", choices=PROFILES, default=None,
                        help="judge the cells of this profile (default: the profile of the last run)")
+        if name == "report":
+            p.add_argument("--verify", action="store_true",
+                           help="only check every stored row against its checksum and say how many match")
         p.set_defaults(func=func)
 
     try:

@@ -30,6 +30,7 @@ The file also carries ``PRAGMA application_id`` = :data:`APPLICATION_ID`.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -70,7 +71,20 @@ CREATE TABLE results (
     created    TEXT NOT NULL
 );
 CREATE INDEX results_claim ON results (claim);
+CREATE TABLE checksums (
+    key  TEXT PRIMARY KEY,
+    sum  TEXT NOT NULL
+);
 """
+#: Created on first write in a store made before checksums were kept (its older rows
+#: have none, and are not verified).
+_CHECKSUMS = "CREATE TABLE IF NOT EXISTS checksums (key TEXT PRIMARY KEY, sum TEXT NOT NULL)"
+
+
+def row_checksum(key: str, metrics_json: str) -> str:
+    """SHA-256 (first 16 hex digits) of a row's key and its metrics as stored: any
+    change of a stored metric, even of one digit, changes it."""
+    return hashlib.sha256(f"{key}\n{metrics_json}".encode()).hexdigest()[:16]
 
 
 class StoreError(ValueError):
@@ -324,9 +338,13 @@ class ResultStore:
                 except OSError:
                     pass
             raise
-        conn = sqlite3.connect(self.path, timeout=timeout)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")  # WAL: durable against a killed process
+        try:
+            conn = sqlite3.connect(self.path, timeout=timeout)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")  # WAL: durable against a killed process
+        except sqlite3.Error as e:  # a read-only file or directory, a full disk
+            raise StoreError(f"cannot open results store {self.path} for writing: {e}; "
+                             "the file was left untouched") from None
         return conn
 
     def _validate(self, timeout) -> None:
@@ -366,8 +384,33 @@ class ResultStore:
             if check != "ok":
                 self._fail(f"is corrupt (SQLite quick_check: {check})")
             self._check_rows(ro)
+            if "checksums" in tables:
+                self._check_sums(ro)
         finally:
             ro.close()
+
+    def _check_sums(self, ro) -> None:
+        """Every row with a checksum still matches it; the first changed row is named,
+        with the number of changed rows."""
+        ro.text_factory = str  # the rows read back as UTF-8 text (:meth:`_check_rows`)
+        try:
+            rows = ro.execute("SELECT r.rowid, r.key, r.metrics, c.sum FROM results r JOIN checksums c "
+                              "ON r.key = c.key").fetchall()
+        except sqlite3.DatabaseError as e:
+            self._fail(f"is corrupt: its checksums cannot be read ({e})")
+        changed = [(rowid, key) for rowid, key, metrics, stored in rows if row_checksum(key, metrics) != stored]
+        if changed:
+            more = f"; {len(changed) - 1} more changed row(s)" if len(changed) > 1 else ""
+            self._fail(f"has a changed row: row {changed[0][0]} (key {changed[0][1]}) no longer matches the "
+                       f"checksum written with its metrics{more}; its results are not judged")
+
+    def verify(self) -> tuple:
+        """(rows verified against their checksum, rows written before checksums were
+        kept); opening the store already refused it if a row was changed."""
+        total = self._query("SELECT COUNT(*) FROM results")[0][0]
+        has = bool(self._query("SELECT name FROM sqlite_master WHERE type='table' AND name='checksums'"))
+        summed = self._query("SELECT COUNT(*) FROM results r JOIN checksums c ON r.key = c.key")[0][0] if has else 0
+        return summed, total - summed
 
     def _check_rows(self, ro) -> None:
         """Every row of ``results`` reads back (``quick_check`` checks the pages,
@@ -458,6 +501,8 @@ class ResultStore:
         try:
             with self.conn:
                 self.conn.execute("INSERT INTO results VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", row)
+                self.conn.execute(_CHECKSUMS)
+                self.conn.execute("INSERT OR REPLACE INTO checksums VALUES (?, ?)", (key, row_checksum(key, metrics)))
         except sqlite3.IntegrityError:
             raise StoreError(f"cell {key} is already in results store {self.path} "
                              "(a duplicate cell is a runner or claim bug)") from None
@@ -534,9 +579,11 @@ class ResultStore:
 
     def delete(self, keys: Iterable[str]) -> int:
         """Forget the given cells (they will run again); returns how many went."""
-        keys = list(keys)
+        keys = [(k,) for k in keys]
         with self.conn:
-            cur = self.conn.executemany("DELETE FROM results WHERE key = ?", [(k,) for k in keys])
+            cur = self.conn.executemany("DELETE FROM results WHERE key = ?", keys)
+            self.conn.execute(_CHECKSUMS)
+            self.conn.executemany("DELETE FROM checksums WHERE key = ?", keys)
         return cur.rowcount
 
     def latest_params(self, claim: str) -> dict:
@@ -560,6 +607,8 @@ class ResultStore:
                                       [(_now(), k) for (k,) in keys])
                 moved = self.conn.total_changes - before
                 self.conn.executemany("DELETE FROM results WHERE key = ?", keys)
+                self.conn.execute(_CHECKSUMS)
+                self.conn.executemany("DELETE FROM checksums WHERE key = ?", keys)
         except sqlite3.Error as e:
             raise StoreError(f"cannot write results store {self.path}: {e}") from None
         return moved
@@ -571,8 +620,11 @@ class ResultStore:
     def set_meta(self, key: str, value: str) -> None:
         if key in ("app", "schema_version"):
             raise StoreError(f"meta key {key!r} is reserved")
-        with self.conn:
-            self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, str(value)))
+        try:
+            with self.conn:
+                self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, str(value)))
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot write results store {self.path}: {e}") from None
 
     def close(self) -> None:
         if self._conn is not None:

@@ -213,3 +213,47 @@ def test_another_process_cannot_take_a_held_directory(tmp_path):
                               capture_output=True, text=True, timeout=300)
     assert done.returncode == 2 and f"pid {os.getpid()}" in done.stderr
     assert not (tmp_path / "results.sqlite").exists()
+
+
+def test_a_store_that_cannot_be_written_ends_in_one_line_and_keeps_its_cells(toy_registry, no_plots, tmp_path,
+                                                                              capsys, monkeypatch):
+    """A read-only file or a full disk as SQLite reports it: exit 2, one line naming the
+    store and the cause, the cells stored before kept; a rerun resumes."""
+    from kpca_suite.suites.store import StoreError
+    real_add, calls = ResultStore.add, []
+
+    def failing_add(self, *a, **kw):
+        calls.append(1)
+        if len(calls) > 3:
+            raise StoreError(f"cannot write results store {self.path}: attempt to write a readonly database")
+        return real_add(self, *a, **kw)
+
+    monkeypatch.setattr(ResultStore, "add", failing_add)
+    code, _, err = run(["run", "toy.rate", "-j", "1", "--out", str(tmp_path)], capsys)
+    assert code == 2 and "Traceback" not in err, err
+    assert err.strip().splitlines()[-1] == (
+        f"kpca-suite: error: cannot write results store {tmp_path / 'results.sqlite'}: attempt to write a readonly "
+        "database; the cells stored before are kept and a rerun resumes")
+    monkeypatch.setattr(ResultStore, "add", real_add)
+    with ResultStore(tmp_path / "results.sqlite", create=False) as st:
+        assert st.count("toy.rate") == 3
+    code, _, err = run(["run", "toy.rate", "-j", "1", "--out", str(tmp_path)], capsys)
+    assert code == 0 and f"resumed: 3 cell(s) already in the store, {N_QUICK - 3} run now" in err
+
+
+def test_a_changed_stored_digit_is_named_and_never_judged(toy_registry, no_plots, tmp_path, capsys):
+    assert run(["run", "toy.rate", "-j", "1", "--out", str(tmp_path)], capsys)[0] == 0
+    code, out, _ = run(["report", "--verify", "--out", str(tmp_path)], capsys)
+    assert code == 0 and out.strip() == f"{tmp_path / 'results.sqlite'}: {N_QUICK} row(s) match their checksums"
+    con = sqlite3.connect(tmp_path / "results.sqlite")
+    (metrics,) = con.execute("SELECT metrics FROM results WHERE rowid = 2").fetchone()
+    digit = next(ch for ch in reversed(metrics) if ch.isdigit() and ch != "9")
+    i = metrics.rindex(digit)
+    with con:
+        con.execute("UPDATE results SET metrics = ? WHERE rowid = 2",
+                    (metrics[:i] + str(int(digit) + 1) + metrics[i + 1:],))
+    con.close()
+    for argv in (["report"], ["report", "--verify"], ["plot"], ["run", "toy.rate", "-j", "1"]):
+        code, _, err = run(argv + ["--out", str(tmp_path)], capsys)
+        assert code == 2 and "Traceback" not in err, err
+        assert "has a changed row: row 2 (key " in err and "no longer matches the checksum" in err, err

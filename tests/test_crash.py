@@ -22,6 +22,7 @@ import shutil
 import signal
 import sqlite3
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -279,3 +280,40 @@ def test_resume_runs_exactly_the_missing_cells(cli, reference, tmp_path):
     assert {k for k, c in commits.items() if c == "planted"} == {c.key() for c in planted}
     assert {k: r for k, r in rows_read_only(out).items() if k in before} == before
     print(f"resume: {len(planted)} cells planted, {len(CELLS) - len(planted)} run")
+
+
+# ---------------------------------------------------------------------- a full disk
+
+FULL_DISK = ("import resource, sys\n"
+             "limit = int(sys.argv[1])\n"
+             "resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))\n"
+             "from kpca_suite.suites.cli import main\n"
+             "sys.exit(main(sys.argv[2:]))\n")
+
+
+def test_a_full_disk_ends_in_one_line_and_a_rerun_completes(site, reference, tmp_path):
+    """No file may grow past 96 KiB (RLIMIT_FSIZE; Python ignores SIGXFSZ, so a write
+    fails as on a full disk): the run stops with one line naming the store and the
+    cause, exit 2; the cells stored before are intact and a rerun resumes to the
+    uninterrupted run's store."""
+    out = tmp_path / "res"
+    p = subprocess.run([sys.executable, "-c", FULL_DISK, str(96 * 1024), "run", "crashtoy", "--jobs", "1",
+                        "--no-progress", "--out", str(out)], env=subprocess_env(site, CRASHTOY_CELL_SLEEP="0"),
+                       cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT)
+    errors = [line for line in p.stderr.splitlines() if "error" in line]
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    assert len(errors) == 1 and errors[0].startswith(f"kpca-suite: error: cannot write results store {out / STORE}")
+    assert errors[0].endswith("; the cells stored before are kept and a rerun resumes"), errors[0]
+    kept = table(out)
+    assert 0 < len(kept) < len(CELLS) and all(reference[1][k] == m for k, m in kept.items())
+    code, _, err = subprocess_run_cli(site, tmp_path, "--out", out)
+    assert code == 0, err
+    assert resumed_line(len(kept)) in err.splitlines()
+    assert table(out) == reference[1]
+
+
+def subprocess_run_cli(site, cwd, *argv):
+    p = subprocess.run(CLI + ["run", "crashtoy", "--jobs", "1", "--no-progress", *map(str, argv)],
+                       env=subprocess_env(site, CRASHTOY_CELL_SLEEP="0"), cwd=cwd, capture_output=True, text=True,
+                       timeout=TIMEOUT)
+    return p.returncode, p.stdout, p.stderr
