@@ -19,10 +19,12 @@ import numpy as np
 from .validation import check_array, check_positive, check_random_state
 
 
-def pairwise_sq_distances(X) -> np.ndarray:
+def pairwise_sq_distances(X, name: str = "X") -> np.ndarray:
     """||x_i - x_j||^2 for all pairs, shape (n, n), clipped at 0, with an exact
     zero diagonal (the GEMM form leaves round-off of order eps ||x_i||^2 there,
-    which a square root would amplify to sqrt(eps) ||x_i||)."""
+    which a square root would amplify to sqrt(eps) ||x_i||). ``X`` goes through
+    :func:`check_array` (real, 2-D, finite; bool becomes 0 / 1 floats)."""
+    X = check_array(X, name)
     sq = np.einsum("ij,ij->i", X, X)
     d2 = np.maximum(sq[:, None] + sq[None, :] - 2.0 * (X @ X.T), 0.0)
     np.fill_diagonal(d2, 0.0)
@@ -40,6 +42,8 @@ def median_gamma(X, scale: float = 1.0, max_points: int = 1000, random_state=0, 
     X = check_array(X, name)
     check_positive(scale, "scale")
     check_positive(max_points, "max_points", integer=True)
+    if max_points < 2:
+        raise ValueError(f"max_points must be >= 2 (a median distance needs a pair of rows), got {max_points}")
     if len(X) < 2:
         raise ValueError(f"{name} needs at least 2 rows for a median distance, got {len(X)}")
     rng = check_random_state(random_state)

@@ -184,7 +184,21 @@ class NpyRows:
 
     def __init__(self, path):
         self.path = os.fspath(path)
-        mm = np.load(self.path, mmap_mode="r")
+        try:
+            with open(self.path, "rb") as fh:
+                magic = fh.read(6)
+        except FileNotFoundError:
+            raise ValueError(f"path {self.path!r}: no such file") from None
+        if magic != b"\x93NUMPY":
+            raise ValueError(f"path {self.path!r} is not an .npy file (no NumPy header; np.save writes one)")
+        try:
+            mm = np.load(self.path, mmap_mode="r", allow_pickle=False)
+        except FileNotFoundError:
+            raise ValueError(f"path {self.path!r}: no such file") from None
+        except (OSError, ValueError, EOFError) as e:
+            raise ValueError(f"path {self.path!r} is not a readable .npy array file ({e})") from None
+        if not isinstance(mm, np.ndarray):
+            raise ValueError(f"path {self.path!r} is an .npz archive, not an .npy array file")
         self.shape, self.dtype, self.ndim = mm.shape, mm.dtype, mm.ndim
 
     def __getitem__(self, key):

@@ -37,7 +37,13 @@ def exact_leverage_scores(X, kernel: Kernel, s) -> np.ndarray:
     all from the same eigendecomposition.
     """
     X = check_array(X, "X")
-    levels = np.atleast_1d(np.asarray(s, dtype=float))
+    try:
+        levels = np.asarray(s, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"s must be a real number or a 1-D array of them, got {s!r}") from None
+    if levels.ndim > 1:
+        raise ValueError(f"s must be a real number or a 1-D array of them, got shape {levels.shape}")
+    levels = np.atleast_1d(levels)
     for v in levels:
         check_positive(float(v), "s")
     n, d = X.shape

@@ -135,7 +135,11 @@ class FixedLandmarks:
         return len(self.indices)
 
     def select(self, X, kernel: Kernel, random_state=None) -> np.ndarray:
-        idx = np.unique(np.asarray(self.indices, dtype=np.int64))
+        given = np.asarray(self.indices)
+        if given.size and given.dtype.kind not in "iu":
+            raise ValueError(f"indices of FixedLandmarks must be integers, got dtype {given.dtype} "
+                             f"({', '.join(map(repr, given.ravel()[:3].tolist()))}, ...)")
+        idx = np.unique(given.astype(np.int64))
         if idx.size != len(self.indices):
             raise ValueError("indices of FixedLandmarks must be distinct")
         if idx.size == 0 or idx[0] < 0 or idx[-1] >= X.shape[0]:

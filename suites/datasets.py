@@ -83,6 +83,8 @@ def _read_npz(path):
         raise ValueError(f"not a valid .npz archive ({exc})") from None
     for xk, yk in (("X", "y"), ("x_train", "y_train")):
         if xk in arrays:
+            if arrays[xk].dtype.kind not in "biuf":
+                raise ValueError(f"array {xk!r} must hold real numbers, got dtype {arrays[xk].dtype}")
             return np.asarray(arrays[xk], dtype=np.float64), arrays.get(yk)
     raise ValueError(f"data file {str(path)!r} holds {keys}; expected an array 'X' (or 'x_train')")
 

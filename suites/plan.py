@@ -354,7 +354,8 @@ def lpt_makespan(times, workers: int) -> float:
     longest first, goes to the worker with the least load so far."""
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
-    loads = [0.0] * workers
+    times = list(times)
+    loads = [0.0] * min(workers, max(len(times), 1))  # workers beyond one per task stay idle
     for t in sorted(times, reverse=True):
         heapq.heapreplace(loads, loads[0] + t)
     return max(loads)

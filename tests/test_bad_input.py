@@ -419,3 +419,66 @@ def test_rcond_invalid(cls, rcond):
             ExactKPCA(3, K, rcond=rcond).fit(Xd)
         else:
             NystromKPCA(3, K, landmarks=33, rcond=rcond, random_state=0).fit(Xd)
+
+
+def _npy_files(tmp_path):
+    np.save(tmp_path / "ok.npy", np.ones((20, 3)))
+    (tmp_path / "trunc.npy").write_bytes((tmp_path / "ok.npy").read_bytes()[:100])
+    (tmp_path / "text.npy").write_text("1,2,3\n")
+    return tmp_path
+
+
+def _cryptic_cases():
+    """Calls whose error used to name neither the parameter nor the cause:
+    {case: (call(tmp_dir), exception, what the message must say)}."""
+    from kpca_suite.kernels import Kernel, exact_leverage_scores, median_gamma, pairwise_sq_distances
+    from kpca_suite.kernels.dask_arrays import from_npy
+    from kpca_suite.methods import FixedLandmarks
+    from kpca_suite.theory.effective_dimension import effective_dimension
+    from kpca_suite.theory.hallgren_bounds import hs_distance
+    from kpca_suite.theory.kernel_error import spectral_error
+    X, gauss = np.random.default_rng(0).random((10, 2)), Kernel("gaussian", gamma=1.0)
+    return {
+        "leverage s 2-D": (lambda d: exact_leverage_scores(np.eye(4), Kernel("linear"), s=[[0.1]]),
+                           ValueError, "s must be a real number or a 1-D array of them, got shape (1, 1)"),
+        "effective_dimension t text": (lambda d: effective_dimension(np.array([1.0, 0.5]), t="a"),
+                                       TypeError, "t must be a real number or an array of them, got 'a'"),
+        "median_gamma max_points 1": (lambda d: median_gamma(X, max_points=1), ValueError,
+                                      "max_points must be >= 2"),
+        "hs_distance float subset": (lambda d: hs_distance(X, np.array([0.0, 1.0]), gauss),
+                                     TypeError, "subset must hold integer row indices, got dtype float64"),
+        "spectral_error NaN G": (lambda d: spectral_error(X, np.zeros((10, 3)), gauss, G=np.full((10, 10), np.nan)),
+                                 ValueError, "G contains NaN or inf"),
+        "from_npy missing": (lambda d: from_npy(d / "none.npy", 5), ValueError, "none.npy': no such file"),
+        "from_npy text": (lambda d: from_npy(d / "text.npy", 5), ValueError, "is not an .npy file (no NumPy header"),
+        "from_npy truncated": (lambda d: from_npy(d / "trunc.npy", 5), ValueError,
+                               "is not a readable .npy array file"),
+        "pairwise_sq_distances NaN": (lambda d: pairwise_sq_distances(np.array([[np.nan, 1.0]])),
+                                      ValueError, "X contains NaN or inf"),
+        "pairwise_sq_distances complex": (lambda d: pairwise_sq_distances(np.array([[1j, 1.0]])),
+                                          TypeError, "X must hold real numbers, got dtype complex128"),
+        "FixedLandmarks 1.5": (lambda d: FixedLandmarks((0.0, 1.5)).select(np.eye(3), None),
+                               ValueError, "indices of FixedLandmarks must be integers"),
+    }
+
+
+CRYPTIC_CASES = ("leverage s 2-D", "effective_dimension t text", "median_gamma max_points 1",
+                 "hs_distance float subset", "spectral_error NaN G", "from_npy missing", "from_npy text",
+                 "from_npy truncated", "pairwise_sq_distances NaN", "pairwise_sq_distances complex",
+                 "FixedLandmarks 1.5")
+
+
+@pytest.mark.parametrize("case", CRYPTIC_CASES)
+def test_formerly_cryptic_inputs_name_the_parameter_and_the_cause(case, tmp_path):
+    pytest.importorskip("dask.array")
+    call, exc, message = _cryptic_cases()[case]
+    with pytest.raises(exc) as e:
+        call(_npy_files(tmp_path))
+    assert message in str(e.value)
+
+
+def test_a_complex_data_file_is_refused(tmp_path):
+    from kpca_suite.suites.datasets import load_user_data
+    np.savez(tmp_path / "c.npz", X=np.ones((5, 2)) * (1 + 1j))
+    with pytest.raises(ValueError, match="array 'X' must hold real numbers, got dtype complex128"):
+        load_user_data(tmp_path / "c.npz")

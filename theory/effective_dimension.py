@@ -29,7 +29,10 @@ def check_eigenvalues(eigenvalues, name: str = "eigenvalues") -> np.ndarray:
 
 def check_levels(t, name: str = "t") -> np.ndarray:
     """Levels t > 0 (scalar or array, finite) as a float64 array of the same shape."""
-    arr = np.asarray(t, dtype=np.float64)
+    try:
+        arr = np.asarray(t, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a real number or an array of them, got {t!r}") from None
     if not np.isfinite(arr).all():
         raise ValueError(f"{name} contains NaN or inf")
     if (arr <= 0).any():

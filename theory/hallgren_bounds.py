@@ -237,6 +237,8 @@ def hs_distance(X, subset, kernel: Kernel, block_size: int = 2048) -> float:
     """
     X = check_array(X, "X")
     idx = np.asarray(subset)
+    if idx.size and idx.dtype.kind not in "iu":
+        raise TypeError(f"subset must hold integer row indices, got dtype {idx.dtype}")
     if idx.ndim != 1 or idx.size == 0 or idx.min() < 0 or idx.max() >= X.shape[0]:
         raise ValueError(f"subset must be a non-empty list of row indices of X (n = {X.shape[0]})")
     n, m = X.shape[0], idx.size

@@ -44,6 +44,8 @@ def _check_factor(X, Y, G):
         G = np.asarray(G, dtype=np.float64)
         if G.shape != (X.shape[0], X.shape[0]):
             raise ValueError(f"G must be n x n = {X.shape[0]} x {X.shape[0]}, got shape {G.shape}")
+        if not np.isfinite(G).all():
+            raise ValueError("G contains NaN or inf")
     return X, Y, G
 
 
