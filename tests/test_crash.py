@@ -47,6 +47,14 @@ def site(tmp_path_factory):
     return where
 
 
+def _default_sigint():
+    """In the child before exec: SIGINT back to its default disposition. A test run in
+    the background (nohup, `&`, some CI runners) has SIGINT ignored, which its children
+    inherit, and Python then never raises KeyboardInterrupt: the Ctrl-C tests would
+    test nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Cli:
     """Start ``kpca-suite`` subprocesses, each the leader of its own process group,
     output to files (a killed run's orphaned workers would hold pipes open); every
@@ -59,7 +67,8 @@ class Cli:
         self.count += 1
         out, err = (open(self.logs / f"{self.count}.{s}", "w+", encoding="utf-8") for s in ("out", "err"))
         p = subprocess.Popen(CLI + [str(a) for a in argv], stdout=out, stderr=err, cwd=self.logs,
-                             env=subprocess_env(self.site, **env), start_new_session=True)
+                             env=subprocess_env(self.site, **env), start_new_session=True,
+                             preexec_fn=_default_sigint)
         p.files = (out, err)
         self.groups.append(p.pid)
         return p
@@ -200,8 +209,11 @@ def test_kill_9_of_run_then_rerun_gives_the_uninterrupted_store(cli, reference, 
 @pytest.mark.parametrize("target", ["group", "process"])
 def test_ctrl_c_of_run_exits_130_with_one_line_and_a_rerun_completes(cli, reference, tmp_path, target):
     out = tmp_path / "res"
-    p = cli.start(*RUN, "--out", out, CRASHTOY_CELL_SLEEP="0.05")
+    # 0.3 s a cell: about 7 s for the 48 cells on 2 workers, so that the run is still going
+    # when the signal lands even on a loaded machine (with 0.05 s it once finished first)
+    p = cli.start(*RUN, "--out", out, CRASHTOY_CELL_SLEEP="0.3")
     wait_for_cells(p, out, 10)
+    assert p.poll() is None, "the run ended before the interrupt could be sent"
     (os.killpg if target == "group" else os.kill)(p.pid, signal.SIGINT)
     code, stdout, err = cli.wait(p, timeout=60)
     assert code == 130
