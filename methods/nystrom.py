@@ -32,11 +32,9 @@ O(m^2 + b m), never the n x m block; time O(n m d + n m^2 + m^3).
 
 Only the top k eigenpairs of M are solved for in ``fit`` (:func:`top_eigenpairs`);
 ``all_eigenvalues_`` (all r of them, for the in-sample error curve) is computed
-from the stored M on first access. The m^3 steps run LAPACK on one thread: on 2
-shared cores (load 4-5, m = 1000) one thread took 0.22-0.41 s for a full eigh of
-K_mm, 0.07-0.11 s for ``eigh(subset_by_index=...)`` of the top 10, 0.014 s for the
-Cholesky and 0.03-0.09 s for ``sygst``; two threads took 0.53-1.1 s, 0.16-3.1 s,
-0.02-0.5 s and 0.03-0.8 s. ARPACK's top 10 of the 1000 x 1000 M took 0.007-0.013 s.
+from the stored M on first access. The m^3 steps run LAPACK on one thread, which
+was faster than two for every step on a loaded machine, and keeps the bits
+independent of the core count (perf.nystrom-kpca measures the fit).
 In-sample error by eq. (19): (1/n) tr K - sum_{j <= l} lambda_hat_{j,m}.
 
 A ``dask.array`` X is fitted chunk by chunk (:meth:`NystromKPCA.fit`,
@@ -110,6 +108,26 @@ class NystromKPCA(KPCABase):
     Fitted attributes, besides those of :class:`KPCABase`: ``landmark_indices_``,
     ``effective_rank_`` (r, the rank kept by the whitening), and
     ``all_eigenvalues_`` (the r eigenvalues of M / n).
+
+    Extension points
+    ----------------
+    A subclass (another landmark rule, a variant of the solve, a planted fault) may
+    override these methods, each with this one signature; ``fit`` calls nothing else
+    that a subclass is meant to replace:
+
+    ``_strategy(self)``
+        The landmark strategy object (:mod:`methods.landmarks`).
+    ``_whitener(self, Kmm, landmarks) -> W``
+        An m x r matrix with W^T K_mm W = I_r, setting ``effective_rank_`` = r;
+        ``landmarks`` are the landmark rows (m x d). Used by the "eigh" whitening
+        whenever K_mm is not well conditioned enough for its Cholesky factor, and
+        always for explicit features with d < m.
+    ``_eig(self, Gn, Kmm, landmarks) -> (mu, A)``
+        From Gn = K_mn K_nm / n (centred when ``center``), the eigenvalues mu of
+        (1/n) M, descending, and the coefficients A (m x len(mu)), with
+        ``effective_rank_`` set. Return at least ``n_components`` pairs; when every
+        pair is returned, ``all_eigenvalues_`` are ``mu`` (the default keeps M in
+        ``_M_`` and solves for the top ``n_components`` only).
     """
 
     def __init__(self, n_components: int, kernel: Kernel = Kernel(), landmarks=100,
@@ -192,21 +210,16 @@ class NystromKPCA(KPCABase):
             G -= np.outer(colsum, colsum) / n
         Kmm = self.kernel.block(L, validate=False)
         k = self.n_components
+        for stale in ("_M_", "_all_eigenvalues_"):
+            vars(self).pop(stale, None)
         with blas_single_thread():
-            if self._solves_top_k():
-                mu, A, M = self._top_eig(G / n, Kmm, k, L)
-                rank = self.effective_rank_
-            else:  # a subclass's own _eig / _whitener: all r eigenpairs, as they return them
-                mu, A = self._eig(G / n, Kmm)
-                rank, M = len(mu), None
-        check_components_rank(k, rank, "K_mm", len(idx), self.rcond)
+            mu, A = self._eig(G / n, Kmm, L)
+        check_components_rank(k, self.effective_rank_, "K_mm", len(idx), self.rcond)
         self.landmark_indices_ = idx
         self.basis_points_ = L
         self.n_samples_ = n
-        if M is None:
+        if "_M_" not in vars(self):  # _eig returned every eigenpair
             self.all_eigenvalues_ = np.clip(mu, 0.0, None)
-        else:
-            self._M_ = M
         self.eigenvalues_ = np.clip(mu[:k], 0.0, None)
         self.coefficients_ = A[:, :k]
 
@@ -231,14 +244,7 @@ class NystromKPCA(KPCABase):
     def all_eigenvalues_(self, value):
         self._all_eigenvalues_ = value
 
-    def _solves_top_k(self) -> bool:
-        """The top-k path of the "eigh" and "cholesky" whitenings, unless a subclass
-        replaces ``_eig`` or ``_whitener`` (those return all eigenpairs / a whitener)."""
-        cls = type(self)
-        return (self.whitening in ("eigh", "cholesky") and cls._eig is NystromKPCA._eig
-                and cls._whitener is NystromKPCA._whitener)
-
-    def _top_eig(self, Gn, Kmm, k, landmarks=None):
+    def _top_eig(self, Gn, Kmm, k, landmarks):
         """The top-k eigenvalues (descending) of (1/n) M, the coefficients A = W U_k and
         M itself (r x r), with effective_rank_ set; the whitening as in ``_whitener``,
         taking the Cholesky route for "eigh" when K_mm is well conditioned."""
@@ -282,9 +288,12 @@ class NystromKPCA(KPCABase):
                 return None
         return chol
 
-    def _eig(self, Gn, Kmm):
-        """Eigenvalues (descending) of (1/n) M and the coefficients A = W U, all of them
-        (the generalized whitening, and subclasses; ``fit`` takes :meth:`_top_eig` otherwise)."""
+    def _eig(self, Gn, Kmm, landmarks):
+        """The eigen solve (an extension point, see the class docstring): eigenvalues
+        (descending) of (1/n) M = W^T Gn W and the coefficients A = W U, with
+        ``effective_rank_`` set. "generalized" solves Gn a = mu K_mm a for every pair;
+        "eigh" and "cholesky" solve for the top ``n_components`` (:meth:`_top_eig`) and
+        keep M, from which ``all_eigenvalues_`` come on first access."""
         if self.whitening == "generalized":
             self._check_nonsingular(Kmm)
             try:
@@ -294,10 +303,8 @@ class NystromKPCA(KPCABase):
                                  "use whitening='eigh'") from None
             self.effective_rank_ = Kmm.shape[0]
             return mu[::-1], A[:, ::-1]
-        W = self._whitener(Kmm)
-        M = W.T @ Gn @ W
-        mu, U = np.linalg.eigh((M + M.T) / 2)
-        return mu[::-1], W @ U[:, ::-1]
+        mu, A, self._M_ = self._top_eig(Gn, Kmm, self.n_components, landmarks)
+        return mu, A
 
     def _check_nonsingular(self, Kmm):
         """Cholesky and the generalized solver trust K_mm to be positive definite;
@@ -314,9 +321,10 @@ class NystromKPCA(KPCABase):
         return (landmarks is not None and getattr(self.kernel, "name", None) == "linear"
                 and landmarks.shape[1] < landmarks.shape[0])
 
-    def _whitener(self, Kmm, landmarks=None):
-        """W with W^T K_mm W = I_r on the kept directions (eigenvalues above rcond x
-        the largest): K_mm = V diag(s) V^T, W = V_r diag(s_r^{-1/2}).
+    def _whitener(self, Kmm, landmarks):
+        """The whitening (an extension point, see the class docstring): W with
+        W^T K_mm W = I_r on the kept directions (eigenvalues above rcond x the largest):
+        K_mm = V diag(s) V^T, W = V_r diag(s_r^{-1/2}), with ``effective_rank_`` = r.
 
         For the linear kernel on explicit features with fewer columns than
         landmarks (d < m, given ``landmarks``), K_mm = L L^T has rank <= d, and its
@@ -324,8 +332,7 @@ class NystromKPCA(KPCABase):
         the O(m^3) eigh of K_mm, which cannot take the Cholesky route there): the
         eigenvalues are S^2 and the eigenvectors U, so W = U_r diag(1 / S_r). The
         same W up to round-off and the signs of its columns; more accurate, since
-        the SVD of L does not square its condition number. At m = 2692, d = 160
-        (sterge20.cor43-exp, quick) the eigh took 5.4 s of a 7.7 s fit."""
+        the SVD of L does not square its condition number."""
         if self.whitening == "eigh" and self._explicit_features(landmarks):
             U, sv, _ = np.linalg.svd(landmarks, full_matrices=False)
             keep = sv ** 2 > self.rcond * (sv[0] ** 2 if sv.size else 0.0)

@@ -504,6 +504,34 @@ def cmd_plan(args) -> int:
     return 0
 
 
+def cmd_bench(args) -> int:
+    """Measure the selected perf claims and print (and optionally write) the table."""
+    import time
+
+    from . import perf
+    if args.repeats < 1:
+        raise UsageError(f"--repeats must be a positive integer, got {args.repeats}")
+    try:
+        perf.select(args.which)
+    except ValueError as e:
+        raise UsageError(f"--which: {e}") from None
+    t0 = time.perf_counter()
+    progress = (lambda cid: print(f"measuring {cid} ...", file=sys.stderr, flush=True)) if args.progress else None
+    records = perf.run(args.which or None, profile=args.profile, repeats=args.repeats, memory=not args.no_memory,
+                       progress=progress)
+    text = perf.format_table(records)
+    text += f"profile {args.profile}, {args.repeats} rounds, {time.perf_counter() - t0:.0f} s in all\n"
+    print(text, end="")
+    for path, content in ((args.out, text), (args.json, None)):
+        if path:
+            try:
+                with open(path, "w", encoding="utf-8") as fh:
+                    fh.write(content if content is not None else json.dumps([r.as_dict() for r in records], indent=1))
+            except OSError as e:
+                raise UsageError(f"{path}: cannot write: {e.strerror or e}") from None
+    return 0
+
+
 # ---------------------------------------------------------------------- parser
 
 def build_parser() -> argparse.ArgumentParser:
@@ -612,12 +640,23 @@ def build_parser() -> argparse.ArgumentParser:
                            help="only check every stored row against its checksum and say how many match")
         p.set_defaults(func=func)
 
-    try:
-        from .perf import add_bench_parser
-    except Exception:  # noqa: BLE001 - bench is optional for the other commands
-        pass
-    else:
-        add_bench_parser(sub)
+    p = sub.add_parser(
+        "bench", help="measure the performance claims as ratios (benchmarks, not tests)",
+        description="Measure every perf.* claim in one process run: each contender (ours, the peers, the "
+                    "machine's floor) warmed up, then timed in interleaved rounds (best of the rounds), "
+                    "peak memory in a child process, the load average recorded. Prints one Markdown "
+                    "table; exits 0 once measured.")
+    p.add_argument("--profile", choices=PROFILES, default="full",
+                   help="sizes, as for claims: ci (seconds), quick (about a minute), full (the stated sizes; "
+                        "default)")
+    p.add_argument("--repeats", type=int, default=3, help="timed rounds, best of them; default 3")
+    p.add_argument("--which", nargs="+", metavar="CLAIM", default=None,
+                   help="measure only these perf claims (ids, 'perf.' optional); default all")
+    p.add_argument("--no-memory", action="store_true", help="skip the peak-memory child processes")
+    p.add_argument("--out", metavar="FILE", default=None, help="also write the Markdown table to FILE")
+    p.add_argument("--json", metavar="FILE", default=None, help="also write the records as JSON to FILE")
+    p.add_argument("--progress", action="store_true", help="name each claim on stderr as it starts")
+    p.set_defaults(func=cmd_bench)
     return parser
 
 

@@ -10,7 +10,10 @@ A claim declares one (or :class:`AllOf` several) with its numbers:
 :class:`OrderingHolds`     per-size means of several methods keep a declared order;
 :class:`CurvesClose`       the mean curves of two methods differ by at most a tolerance;
 :class:`MeanAtMost`        the largest per-size seed mean of a metric is at most a tolerance;
-:class:`Where`             a rule applied to the cells with one parameter value only.
+:class:`Where`             a rule applied to the cells with one parameter value only;
+:class:`SlopeDifference`   the slopes of two metrics differ by an amount in a band;
+:class:`WithErratum`       a rule, with the paper's literal form of a bound reported beside it;
+:class:`WhereExposed`      a rule on the cells where an optional metric could be computed.
 
 Each recipe says which metrics it reads (``reads``), so that a claim declaring its
 metrics is checked when it is declared: a misspelt name fails at import, not after
@@ -427,3 +430,106 @@ class AllOf:
             predicted.update(o.predicted)
         return Outcome(combine(o.status for o in outs), "; ".join(o.summary for o in outs), fits, measured,
                        predicted)
+
+
+@dataclass(frozen=True)
+class SlopeDifference:
+    """Two metrics' log-log slopes against the same abscissa differ as declared.
+
+    Each slope is fitted with its bootstrap 95% CI [lo, hi] (``theory.fit_loglog``);
+    the conservative CI of the difference,
+
+    .. math::  [\\mathrm{lo}_a - \\mathrm{hi}_b,\\; \\mathrm{hi}_a - \\mathrm{lo}_b],
+
+    must lie in ``band`` (inside: holds, outside: fails, straddling: inconclusive).
+    ``labels`` and ``predicted`` label and annotate the two drawn fits; ``x`` is a
+    cell param name or "n".
+    """
+
+    a: str
+    b: str
+    band: tuple
+    labels: tuple
+    predicted: tuple = (None, None)
+    x: str = "n"
+    ylabel: str = "metric"
+    name: str = "slope_difference"
+
+    @property
+    def reads(self) -> frozenset:
+        return frozenset((self.a, self.b))
+
+    def __call__(self, results, profile) -> Outcome:
+        bad = nonfinite(results, self.reads, self.name)
+        if bad is not None:
+            return bad
+        key = (lambda c: c.n) if self.x == "n" else (lambda c: c.p[self.x])
+        fits, drawn = [], []
+        for metric, label, pred in zip((self.a, self.b), self.labels, self.predicted):
+            x, Y = collect(results, metric, key=key)
+            fit = fit_loglog(x, Y)
+            fits.append(fit)
+            drawn.append(Fit(label, x, Y, fit.slope, fit.ci, fit.intercept, predicted=pred, xlabel=self.x,
+                             ylabel=self.ylabel))
+        fa, fb = fits
+        diff = (fa.ci[0] - fb.ci[1], fa.ci[1] - fb.ci[0])
+        status = verdict_from_ci(diff, tuple(self.band))
+        summary = (f"{self.a} slope {fmt_ci(fa)}, {self.b} slope {fmt_ci(fb)}; difference CI "
+                   f"[{diff[0]:+.3f}, {diff[1]:+.3f}] vs band {fmt_band(self.band)}")
+        return Outcome(status, summary, drawn,
+                       {f"{self.a}_slope": fa.slope, f"{self.b}_slope": fb.slope, f"{self.name}_ci": list(diff)},
+                       {f"{self.name}_band": [float(v) for v in self.band]})
+
+
+@dataclass(frozen=True)
+class WithErratum:
+    """A judging rule, plus a number reported and never judged: in how many cells (those
+    whose param ``only = (name, value)``, or all) a paper's literal (erroneous) form of a
+    bound is exceeded by more than ``tol``, and by how much at most, so that a reader sees
+    the paper's version beside the corrected one the rule judges. A NaN in the reported
+    metric is reported as such."""
+
+    rule: Callable
+    metric: str
+    tol: float
+    what: str
+    only: Optional[tuple] = None
+
+    @property
+    def reads(self) -> frozenset:
+        return judged_metrics(self.rule) | {self.metric}
+
+    def __call__(self, results, profile) -> Outcome:
+        out = self.rule(results, profile)
+        rows = [r for r in results if self.only is None or r.cell.p.get(self.only[0]) == self.only[1]]
+        values = np.array([r.metrics[self.metric] for r in rows], dtype=float)
+        over = int(np.sum(values > self.tol))
+        worst = float(np.max(values)) if values.size else float("nan")
+        out.summary += (f"; {self.what} is exceeded in {over}/{len(rows)} cells (by up to {worst:.3f}; "
+                        "erratum, not judged)")
+        out.measured[self.metric] = worst
+        out.measured[f"{self.metric}_violations"] = float(over)
+        return out
+
+
+@dataclass(frozen=True)
+class WhereExposed:
+    """``rule`` on the cells where the optional ``metric`` is finite: a metric that needs
+    more than a role gives (e.g. an estimator's own features and sketch) is NaN for an
+    implementation that does not expose it, and only the exposing cells are judged by
+    ``rule``; with none, it holds and says the metric was not judged (the claim's other
+    rules still judge the implementation)."""
+
+    metric: str
+    rule: Callable
+    why: str = "the implementation does not expose what it needs"
+
+    @property
+    def reads(self) -> frozenset:
+        return judged_metrics(self.rule) | {self.metric}
+
+    def __call__(self, results, profile) -> Outcome:
+        kept = [r for r in results if np.isfinite(r.metrics[self.metric])]
+        if not kept:
+            return Outcome("holds", f"{self.metric}: not judged ({self.why})", [], {}, {})
+        return self.rule(kept, profile)

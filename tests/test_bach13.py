@@ -6,6 +6,10 @@ import numpy as np
 import pytest
 
 import kpca_suite.suites.papers.bach13 as b13
+from kpca_suite.suites.papers.bach13 import _common as b13_common
+from kpca_suite.suites.papers.bach13 import bounds as b13_bounds
+from kpca_suite.suites.papers.bach13 import dof as b13_dof
+from kpca_suite.suites.papers.bach13 import rank as b13_rank
 from kpca_suite.kernels.cholesky import incomplete_cholesky
 from kpca_suite.kernels.periodic import PeriodicKernel
 from kpca_suite.methods import NystromFeatures, NystromKRR
@@ -49,10 +53,10 @@ def test_literal_bernoulli_kernel_fails_by_sign_for_even_beta_and_by_scale_for_o
 
 def test_column_orders():
     X = uniform_design(30, 0)
-    assert b13.pivot_order(X, None) == "pivot"
-    perm = b13.random_order(X, np.random.default_rng(1))
+    assert b13_common.pivot_order(X, None) == "pivot"
+    perm = b13_common.random_order(X, np.random.default_rng(1))
     assert sorted(perm) == list(range(30))
-    assert len(set(b13.column_subset(X, 10, np.random.default_rng(2)))) == 10
+    assert len(set(b13_bounds.column_subset(X, 10, np.random.default_rng(2)))) == 10
 
 
 def test_nested_risks_is_the_spectral_risk_of_each_prefix():
@@ -60,7 +64,7 @@ def test_nested_risks_is_the_spectral_risk_of_each_prefix():
     kern = PeriodicKernel("poly", 1)
     z = periodic_signal(X, "poly", 2)
     G = incomplete_cholesky(X, kern, 20, np.random.default_rng(0).permutation(80)).factor
-    risks = b13.nested_risks(G, z, 1e-3, 0.5)
+    risks = b13_common.nested_risks(G, z, 1e-3, 0.5)
     for p in (1, 7, 20):
         e, U = np.linalg.eigh(G[:, :p] @ G[:, :p].T)
         bias, var = krr_risk(np.clip(e, 0, None), (U.T @ z) ** 2, 80, 1e-3, 0.5)
@@ -68,9 +72,9 @@ def test_nested_risks_is_the_spectral_risk_of_each_prefix():
 
 
 def test_settled_at_most_is_the_p_from_which_on_the_curve_stays_below():
-    assert b13._settled_at_most([2.0, 0.5, 2.0, 0.5, 0.4], 1.0) == 4
-    assert b13._settled_at_most([0.5, 0.4], 1.0) == 1
-    assert b13._settled_at_most([0.5, 2.0], 1.0) == 3
+    assert b13_common._settled_at_most([2.0, 0.5, 2.0, 0.5, 0.4], 1.0) == 4
+    assert b13_common._settled_at_most([0.5, 0.4], 1.0) == 1
+    assert b13_common._settled_at_most([0.5, 2.0], 1.0) == 3
 
 
 def _spectral_risk(L, z, lam, sigma2):
@@ -84,12 +88,12 @@ def test_factor_risk_is_the_spectral_risk_of_z_z_transpose_for_any_factor():
     z = periodic_signal(X, "poly", 2)
     rng = np.random.default_rng(2)
     G = incomplete_cholesky(X, PeriodicKernel("exp", 1.0), 12, rng.permutation(60)).factor
-    assert b13.factor_risk(G, z, 1e-3, 0.5) == pytest.approx(b13.nested_risks(G, z, 1e-3, 0.5)[-1], rel=1e-12)
+    assert b13_rank.factor_risk(G, z, 1e-3, 0.5) == pytest.approx(b13_common.nested_risks(G, z, 1e-3, 0.5)[-1], rel=1e-12)
     for Z in (G, G @ np.linalg.qr(rng.standard_normal((12, 12)))[0],   # a rotated factor: the same L
               np.column_stack([G, G[:, :3]]),                            # rank-deficient
               rng.standard_normal((60, 75))):                            # more columns than rows
-        assert b13.factor_risk(Z, z, 1e-3, 0.5) == pytest.approx(_spectral_risk(Z @ Z.T, z, 1e-3, 0.5), rel=1e-9)
-    assert b13.factor_risk(np.zeros((60, 0)), z, 1e-3, 0.5) == pytest.approx(z @ z / 60)  # L = 0: all bias
+        assert b13_rank.factor_risk(Z, z, 1e-3, 0.5) == pytest.approx(_spectral_risk(Z @ Z.T, z, 1e-3, 0.5), rel=1e-9)
+    assert b13_rank.factor_risk(np.zeros((60, 0)), z, 1e-3, 0.5) == pytest.approx(z @ z / 60)  # L = 0: all bias
 
 
 def test_nystrom_features_is_nystrom_krrs_feature_map_for_any_kernel_like():
@@ -109,12 +113,12 @@ def test_nystrom_features_is_nystrom_krrs_feature_map_for_any_kernel_like():
 
 
 def test_rank_budgets_are_the_multiples_of_d_and_the_rule_capped_at_n():
-    assert b13.rank_budgets(10.2, 400) == {"0.25d": 3, "0.5d": 6, "1d": 11, "2d": 21, "4d": 41, "rule": 62}
-    assert b13.rank_budgets(30.0, 50)["rule"] == 50 and b13.rank_budgets(30.0, 50)["4d"] == 50
+    assert b13_rank.rank_budgets(10.2, 400) == {"0.25d": 3, "0.5d": 6, "1d": 11, "2d": 21, "4d": 41, "rule": 62}
+    assert b13_rank.rank_budgets(30.0, 50)["rule"] == 50 and b13_rank.rank_budgets(30.0, 50)["4d"] == 50
 
 
 def _fake(ratios, kernel=("poly", 1), n=100, seeds=2):
-    keys = b13.RANK_KEYS
+    keys = b13_rank.RANK_KEYS
     return [Result(Cell.make("bach13.rank-rule", "uniform", n, s, kdecay=kernel[0], krate=kernel[1]),
                    {**{f"ratio_{k}": r for k, r in zip(keys, ratios)}, **{f"p_{k}": 10.0 for k in keys},
                     **{f"width_{k}": 10.0 for k in keys}}) for s in range(seeds)]
@@ -122,12 +126,12 @@ def _fake(ratios, kernel=("poly", 1), n=100, seeds=2):
 
 def test_judge_rank_brackets_p1_over_d_between_a_quarter_and_four_and_checks_the_rule():
     good = _fake([3.0, 1.5, 1.02, 1.005, 1.001, 1.002]) + _fake([2.0, 1.3, 1.0, 0.99, 0.995, 0.998], n=200)
-    out = b13.judge_rank(good, "ci")
+    out = b13_rank.judge_rank(good, "ci")
     assert out.status == "holds", out.summary
     assert "n=100: (1, 2]" in out.summary and "n=200: (0.5, 1]" in out.summary
-    assert b13.judge_rank(good + _fake([3.0, 2.0, 1.5, 1.2, 1.02, 1.002], n=400), "ci").status == "fails"  # > 4 d
-    assert b13.judge_rank(good + _fake([1.005] * 6, n=400), "ci").status == "fails"        # <= d/4 is too few
-    late = b13.judge_rank(good + _fake([3.0, 2.0, 1.5, 1.2, 1.005, 1.02], n=400), "ci")     # rule loses > 1%
+    assert b13_rank.judge_rank(good + _fake([3.0, 2.0, 1.5, 1.2, 1.02, 1.002], n=400), "ci").status == "fails"  # > 4 d
+    assert b13_rank.judge_rank(good + _fake([1.005] * 6, n=400), "ci").status == "fails"        # <= d/4 is too few
+    late = b13_rank.judge_rank(good + _fake([3.0, 2.0, 1.5, 1.2, 1.005, 1.02], n=400), "ci")     # rule loses > 1%
     assert late.status == "fails" and "n=400: (2, 4]" in late.summary
 
 
@@ -137,19 +141,19 @@ def test_rank_rule_is_a_role_claim_on_the_periodic_kernel():
     assert claim.estimators[claim.subject.estimator] is ours_nystrom_columns
     assert {f.name for f in claim.faults} == {"crowded-columns", "eighth-budget"}
     pivoting = next(c for c in b13.CLAIMS if c.id == "bach13.pivoting")
-    assert pivoting.subject is None and pivoting.experiment is b13.pivot_experiment
+    assert pivoting.subject is None and pivoting.experiment is b13_rank.pivot_experiment
 
 
 def test_table1_band_makes_a_log_order_quantity_grow():
     """A (log n)-order d_ave whose reference slope is below the tolerance must still grow:
     its band starts at half the reference, so a constant d_ave (slope 0) is outside it;
     a polynomial order keeps ref +- tol."""
-    lo, hi = b13.table1_band((0, 1), 0.107, b13.T1_TOL["exp"])
+    lo, hi = b13_dof.table1_band((0, 1), 0.107, b13_dof.T1_TOL["exp"])
     assert (lo, hi) == pytest.approx((0.0535, 0.227)) and not lo <= 0.0 <= hi
-    assert b13.table1_band((-0.4, 0), -0.4, b13.T1_TOL["poly"]) == pytest.approx((-0.445, -0.355))
+    assert b13_dof.table1_band((-0.4, 0), -0.4, b13_dof.T1_TOL["poly"]) == pytest.approx((-0.445, -0.355))
 
 
 def test_table1_poly_bands_separate_line_1_from_line_2():
     """The lambda* bands of lines 1 and 2 (exponents -2/5 and -1/2) do not overlap."""
-    tol = b13.T1_TOL["poly"]
+    tol = b13_dof.T1_TOL["poly"]
     assert -0.4 - tol > -0.5 + tol

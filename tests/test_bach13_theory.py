@@ -9,7 +9,7 @@ from numpy.testing import assert_allclose
 
 from kpca_suite.kernels import Kernel, KernelLike
 from kpca_suite.kernels.periodic import PeriodicKernel, bernoulli_polynomial
-from kpca_suite.suites.papers._bach13_faults import LiteralBernoulliKernel
+from kpca_suite.suites.papers.bach13.dof import LiteralBernoulliKernel
 from kpca_suite.theory.dof import dof_circulant, dof_from_eigh, krr_risk, optimal_lambda, smoother_risk
 from kpca_suite.theory.periodic import grid_design, grid_energy, grid_spectrum, periodic_signal, uniform_design
 from kpca_suite.theory.table1 import eq6_rank, lemma_b1_bound, reference_slope, table1_line

@@ -2,14 +2,15 @@
 output. Nothing here compares speeds (the machine is shared and noisy): the perf
 claims are measured by ``kpca-suite bench`` and asv, never judged by pytest."""
 
-import argparse
 import json
 import math
 import sys
 
 import pytest
 
-from kpca_suite.suites import perf
+from kpca_suite.suites import cli, perf
+from kpca_suite.suites.perf import commands as perf_commands
+from kpca_suite.suites.claim import PROFILES
 from kpca_suite.suites.benchmarks import (bench_bach13, bench_claims, bench_ghashami16, bench_kernels,
                                           bench_nystrom, bench_ullah18)
 
@@ -27,7 +28,7 @@ def _toy_claim(**overrides):
         return factory
 
     fields = dict(id="perf.toy", goal="toy", data=data, contenders={"a": make("a"), "b": make("b")},
-                  reference="a", sizes={s: (dict(n=50),) for s in perf.SCALES}, goals={"b": perf.Goal(lo=0.0)},
+                  reference="a", sizes={s: (dict(n=50),) for s in PROFILES}, goals={"b": perf.Goal(lo=0.0)},
                   warm=dict(n=3))
     fields.update(overrides)
     return perf.PerfClaim(**fields), calls
@@ -35,7 +36,7 @@ def _toy_claim(**overrides):
 
 def test_harness_warms_then_interleaves_and_keeps_the_best():
     claim, calls = _toy_claim()
-    recs = perf.measure(claim, "tiny", repeats=3, memory=False)
+    recs = perf.measure(claim, "ci", repeats=3, memory=False)
     # warm-up on the small copy (n=3) first, once per contender, then 3 interleaved rounds
     assert calls[:2] == [("a", 3), ("b", 3)]
     assert [t for t, _ in calls[2:]] == ["a", "b", "b", "a", "a", "b"]
@@ -51,17 +52,17 @@ def test_once_contenders_run_one_round_and_skip_is_reported():
         raise perf.Skip("too slow here")
 
     claim, calls = _toy_claim(once=frozenset({"b"}))
-    recs = perf.measure(claim, "tiny", repeats=3, memory=False)
+    recs = perf.measure(claim, "ci", repeats=3, memory=False)
     assert {r.contender: r.repeats for r in recs} == {"a": 3, "b": 1}
     claim, _ = _toy_claim(contenders={"a": claim.contenders["a"], "b": skipping})
-    (a, b) = perf.measure(claim, "tiny", repeats=2, memory=False)
+    (a, b) = perf.measure(claim, "ci", repeats=2, memory=False)
     assert b.seconds is None and b.ratio is None and b.met is None and b.note == "too slow here"
     assert "| not run |" in perf.format_table([a, b], claims=[claim])
 
 
 def test_missing_optional_peer_is_reported_not_raised():
     claim, _ = _toy_claim(requires={"b": "no_such_module_for_kpca_suite"})
-    a, b = perf.measure(claim, "tiny", repeats=1, memory=False)
+    a, b = perf.measure(claim, "ci", repeats=1, memory=False)
     assert a.seconds > 0
     assert b.seconds is None and b.ratio is None and b.met is None and b.note.startswith("not installed")
     assert "| not installed |" in perf.format_table([a, b], claims=[claim])
@@ -74,25 +75,25 @@ def test_declarations_are_consistent():
                    "perf.rf-oja"):
         assert wanted in ids
     for c in perf.CLAIMS:
-        assert c.goal and set(c.sizes) == set(perf.SCALES) and all(c.sizes[s] for s in perf.SCALES)
+        assert c.goal and set(c.sizes) == set(PROFILES) and all(c.sizes[s] for s in PROFILES)
     assert perf.select(["fd"]) == [perf.FD]
     with pytest.raises(ValueError):
         perf.select(["no-such-bench"])
     with pytest.raises(ValueError):
         perf.PerfClaim(id="perf.x", goal="x", data=list, contenders={"a": None}, reference="b",
-                       sizes={s: () for s in perf.SCALES})
+                       sizes={s: () for s in PROFILES})
 
 
 @pytest.fixture(scope="module")
-def tiny_records():
-    return perf.run(["gaussian-block", "nystrom-kpca", "fd", "rf-oja", "startup"], scale="tiny", repeats=1,
+def ci_records():
+    return perf.run(["gaussian-block", "nystrom-kpca", "fd", "rf-oja", "startup"], profile="ci", repeats=1,
                     memory=False)
 
 
-def test_real_claims_run_at_the_tiny_scale(tiny_records):
-    assert {r.claim for r in tiny_records} == {"perf.gaussian-block", "perf.nystrom-kpca", "perf.fd", "perf.rf-oja",
+def test_real_claims_run_at_the_ci_profile(ci_records):
+    assert {r.claim for r in ci_records} == {"perf.gaussian-block", "perf.nystrom-kpca", "perf.fd", "perf.rf-oja",
                                                "perf.startup"}
-    for r in tiny_records:
+    for r in ci_records:
         assert not r.note.startswith("error"), r
         if r.measure != "time":
             assert r.ratio is not None and math.isfinite(r.ratio)
@@ -102,41 +103,38 @@ def test_real_claims_run_at_the_tiny_scale(tiny_records):
         else:
             assert r.seconds > 0 and r.repeats == 1 and math.isfinite(r.ratio) and r.ratio > 0
             assert r.met is None or isinstance(r.met, bool)
-    assert any(r.measure == "slope in n" for r in tiny_records)  # perf.rf-oja has two sizes at tiny
+    assert any(r.measure == "slope in n" for r in ci_records)  # perf.rf-oja has two sizes at ci
     # each command's wall time is compared with the 1.5 s goal (a measurement, not asserted to meet it)
-    startup = {r.contender for r in tiny_records if r.claim == "perf.startup" and r.measure == "wall time (s)"}
+    startup = {r.contender for r in ci_records if r.claim == "perf.startup" and r.measure == "wall time (s)"}
     assert startup == {"kpca-suite --help", "kpca-suite list", "usage error (run --profile nope)"}
 
 
-def test_format_table_renders_markdown(tiny_records):
-    text = perf.format_table(tiny_records)
+def test_format_table_renders_markdown(ci_records):
+    text = perf.format_table(ci_records)
     lines = text.splitlines()
     assert lines[0].startswith("| claim | case | contender |")
     assert lines[1].startswith("|---|")
     rows = [ln for ln in lines[2:] if ln.startswith("| perf.")]
-    assert len(rows) == len(tiny_records)
+    assert len(rows) == len(ci_records)
     ncols = lines[0].count("|")
     assert all(row.count("|") == ncols for row in rows)
     assert "load average" in lines[-1]
 
 
 def test_peak_memory_in_a_child_process():
-    peak = perf.peak_memory("perf.nystrom-kpca", "tiny", 0, "ours")
+    peak = perf.peak_memory("perf.nystrom-kpca", "ci", 0, "ours")
     assert isinstance(peak, int) and peak >= 0
 
 
-def test_bench_subparser(tmp_path):
-    parser = argparse.ArgumentParser(prog="kpca-suite")
-    sub = parser.add_subparsers(dest="command")
-    perf.add_bench_parser(sub)
+def test_bench_command(tmp_path, capsys):
     out, js = tmp_path / "bench.md", tmp_path / "bench.json"
-    args = parser.parse_args(["bench", "--scale", "tiny", "--repeats", "1", "--no-memory", "--out", str(out),
-                              "--json", str(js), "--which", "gaussian-block"])
-    assert args.scale == "tiny" and args.repeats == 1
-    assert args.func(args) == 0
+    code = cli.main(["bench", "--profile", "ci", "--repeats", "1", "--no-memory", "--out", str(out),
+                     "--json", str(js), "--which", "gaussian-block"])
+    assert code == 0
     assert out.read_text().startswith("| claim |")
     assert {r["claim"] for r in json.loads(js.read_text())} == {"perf.gaussian-block"}
-    assert parser.parse_args(["bench", "--quick"]).quick
+    assert cli.main(["bench", "--which", "no-such-bench"]) == 2
+    assert "--which: unknown performance claim 'no-such-bench'" in capsys.readouterr().err
 
 
 def _smallest(cls):
@@ -180,4 +178,4 @@ def test_asv_tracks_the_slope_of_every_papers_rate_claims():
 
 def test_a_command_contender_with_the_wrong_exit_code_is_an_error():
     with pytest.raises(RuntimeError, match=r"exit 3 \(expected 0\): boom"):
-        perf._run_command([sys.executable, "-c", "import sys; print('boom', file=sys.stderr); sys.exit(3)"], 0)
+        perf_commands._run_command([sys.executable, "-c", "import sys; print('boom', file=sys.stderr); sys.exit(3)"], 0)

@@ -2,7 +2,7 @@
 in-memory path on the same rows (sums to 1e-10 relative; the tree-merged FD sketch
 within the FD bound, and two planted wrong merges outside it), a .npy memmap and a
 local distributed cluster as sources, bad input naming X (A for FrequentDirections),
-and the perf.dask claim at the tiny scale."""
+and the perf.dask claim at the ci profile."""
 
 import functools
 import pickle
@@ -374,12 +374,12 @@ def test_nystrom_strategies_that_read_x_and_centring_are_refused():
         CenteredNystromKPCA(2, KERN, landmarks=10, random_state=0).fit(Xd)
 
 
-# -- the benchmark claim at the tiny scale -------------------------------------------------------
+# -- the benchmark claim at the ci profile --------------------------------------------------------
 
-def test_perf_dask_claim_runs_at_the_tiny_scale():
+def test_perf_dask_claim_runs_at_the_ci_profile():
     from kpca_suite.suites import perf
     claim = perf.BY_ID["perf.dask"]
-    records = perf.measure(claim, "tiny", repeats=1, memory=False)
+    records = perf.measure(claim, "ci", repeats=1, memory=False)
     times = [r for r in records if r.measure == "time"]
     assert {r.params["method"] for r in times} == {"skpca", "nystrom"}
     for r in times:

@@ -46,11 +46,11 @@ Covered (law; statistic): kernels/random_features.draw_rff through the
 ``feature_map_`` of RFERM, RFOja ("cos" and "paired") and SKPCA (frequencies; KS,
 chi^2 of the norm, Pearson / Spearman; phases; KS); RFOja's Q_0 (Haar; KS of Beta laws);
 methods/exact.block_krylov_topk's start block and ExactKPCA's ARPACK v0 (KS);
-suites/papers/ullah18._orthonormal (KS); methods/landmarks.UniformLandmarks (and the
-estimators that use it), bach13.column_subset, the pilot of
+suites/papers/ullah18_lemmas._orthonormal (KS); methods/landmarks.UniformLandmarks (and the
+estimators that use it), bach13_bounds.column_subset, the pilot of
 kernels/leverage.approximate_leverage_scores and the subsample of
 kernels/bandwidth.median_gamma (chi-square over subsets / inclusion);
-NystromKRR(sampling="random") and bach13.random_order (chi-square over permutations);
+NystromKRR(sampling="random") and bach13_common.random_order (chi-square over permutations);
 LeverageScoreLandmarks exact and approximate (chi-square / randomised PIT);
 RecursiveLeverageLandmarks' final draw and halving permutation (PIT / chi-square);
 KMeansLandmarks' k-means++ seeds (chi-square); StreamingNystrom's reservoirs
@@ -84,7 +84,8 @@ from kpca_suite.methods import (KPCR, RFERM, SKPCA, CenteredNystromKPCA, Centere
                                 RecursiveLeverageLandmarks, RFOja, StreamingNystrom, SubsetPCA, UniformLandmarks)
 from kpca_suite.methods import exact as exact_module
 from kpca_suite.methods.exact import block_krylov_topk
-from kpca_suite.suites.papers import bach13, ullah18
+from kpca_suite.suites.papers.bach13 import _common as bach13_common, bounds as bach13_bounds
+from kpca_suite.suites.papers.ullah18 import lemmas as ullah18_lemmas
 
 #: Per-test false-alarm rate (Bonferroni over the p-values a test combines).
 ALPHA = 1e-4
@@ -425,12 +426,12 @@ def test_block_krylov_start_span_is_uniform():
 
 
 def test_ullah18_random_subspaces_are_uniform():
-    """suites/papers/ullah18._orthonormal (random RF subspaces of the lemma checks):
+    """suites/papers/ullah18_lemmas._orthonormal (random RF subspaces of the lemma checks):
     QR of a Gaussian m x k matrix, span uniform on the Grassmannian (600 draws, m = 8,
     k = 3; false-alarm rate ALPHA). Control: QR of U(0, 1) entries is rejected."""
     m, k, R = 8, 3, 600
     rng = np.random.default_rng(7)
-    Vs = np.stack([ullah18._orthonormal(rng, m, k) for _ in range(R)])
+    Vs = np.stack([ullah18_lemmas._orthonormal(rng, m, k) for _ in range(R)])
     assert family_p(span_pvalues(Vs, m).values()) > ALPHA
     tilted = np.stack([np.linalg.qr(rng.uniform(size=(m, k)))[0] for _ in range(R)])
     assert family_p(span_pvalues(tilted, m).values()) < ALPHA
@@ -497,13 +498,13 @@ def test_uniform_landmarks_inclusion():
 
 SUBSET_DRAWS = {
     "UniformLandmarks": lambda X, m, s: UniformLandmarks(m).select(X, None, s),
-    "bach13.column_subset": lambda X, m, s: bach13.column_subset(X, m, np.random.default_rng(10**6 + s)),
+    "bach13_bounds.column_subset": lambda X, m, s: bach13_bounds.column_subset(X, m, np.random.default_rng(10**6 + s)),
 }
 
 
 @pytest.mark.parametrize("name", SUBSET_DRAWS)
 def test_uniform_subsets(name):
-    """UniformLandmarks.select and suites/papers/bach13.column_subset draw a uniform
+    """UniformLandmarks.select and suites/papers/bach13_bounds.column_subset draw a uniform
     m-subset: chi-square over all C(7, 3) = 35 subsets, 3500 draws (100 per cell),
     false-alarm rate ALPHA. Controls: the random cyclic window (passes the inclusion
     test) and draws with replacement (sets of fewer than m) are rejected."""
@@ -587,14 +588,14 @@ def test_median_gamma_subsample_is_uniform():
 PERMUTATIONS = {
     "NystromKRR(sampling='random')": lambda X, rng: NystromKRR(Kernel("gaussian", gamma=0.5), 0.1, 2,
                                                                sampling="random")._order(X, rng),
-    "bach13.random_order": lambda X, rng: bach13.random_order(X, np.random.default_rng(rng.integers(2**32))),
+    "bach13_common.random_order": lambda X, rng: bach13_common.random_order(X, np.random.default_rng(rng.integers(2**32))),
 }
 
 
 @pytest.mark.parametrize("name", PERMUTATIONS)
 def test_random_column_orders_are_uniform_permutations(name):
     """The column order of NystromKRR(sampling="random") (its ``_order``, whose first p
-    entries are the columns of its incomplete Cholesky) and of bach13.random_order is a
+    entries are the columns of its incomplete Cholesky) and of bach13_common.random_order is a
     uniform permutation: chi-square over the 24 permutations of n = 4, 2400 draws,
     false-alarm rate ALPHA. Control: a uniform random cyclic shift (uniform in every
     position, 4 permutations only) is rejected."""

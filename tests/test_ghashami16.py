@@ -8,7 +8,11 @@ import functools
 import numpy as np
 import pytest
 
+from kpca_suite.methods import SKPCA, StreamingNystrom
+from kpca_suite.methods.rf_erm import RFERM as RNCA
 import kpca_suite.suites.papers.ghashami16 as gh
+from kpca_suite.suites.papers.ghashami16 import _common as gh_common
+from kpca_suite.suites.papers.ghashami16 import compare as gh_compare
 from kpca_suite.suites.claim import Result
 from kpca_suite.suites.pipeline import evaluate
 from kpca_suite.theory.ghashami16 import random_noisy, rn_gamma
@@ -78,8 +82,8 @@ def test_judged_and_literal_skpca_fits_share_their_features():
     keeps at least one direction, Algorithm 1 (by sigma_1^2) at ell = 2 and even n an
     empty sketch."""
     cell = next(c for c in claim("randomnoisy").cells("ci") if c.method == "skpca2")
-    Xtr, _, gamma = gh._cmp_data(cell)
-    fits = [gh._make(gh.COMPARE_ESTIMATORS, cell.method, cell.p["m"], gamma, cell.rng("method"), ell=2,
+    Xtr, _, gamma = gh_compare._cmp_data(cell)
+    fits = [gh_common._make(gh_compare.COMPARE_ESTIMATORS, cell.method, cell.p["m"], gamma, cell.rng("method"), ell=2,
                      shrink=shrink).fit(Xtr) for shrink in ("standard", "halving")]
     assert Xtr.shape[0] % 2 == 0
     np.testing.assert_array_equal(fits[0].features(Xtr), fits[1].features(Xtr))
@@ -125,18 +129,18 @@ def test_test_cost_counts_what_the_transforms_do():
 
     X = np.random.default_rng(0).standard_normal((301, 7))
     kern = Kernel("gaussian", gamma=0.1)
-    nys = gh.StreamingNystrom(12, kern, random_state=0).fit(X)
+    nys = StreamingNystrom(12, kern, random_state=0).fit(X)
     r = nys.coefficients_.shape[1]
     assert nys.transform(X[:3]).shape == (3, r)
-    assert gh.embedding_cost(nys, True) == {"test_madds": 12 * 7 + 7 + 12 * r, "test_transcendentals": 12,
+    assert gh_compare.embedding_cost(nys, True) == {"test_madds": 12 * 7 + 7 + 12 * r, "test_transcendentals": 12,
                                        "test_ops": 12 * 7 + 7 + 12 * r + 12}
-    rnca = gh.RNCA(1, 20, kernel=kern, random_state=0).fit(X)
+    rnca = RNCA(1, 20, kernel=kern, random_state=0).fit(X)
     assert rnca.features(X[:3]).shape == (3, 20)
-    assert gh.embedding_cost(rnca, False)["test_ops"] == 20 * 7 + 20
-    sk = gh.SKPCA(sketch_size=10, n_features=20, kernel=kern, random_state=0).fit(X)
+    assert gh_compare.embedding_cost(rnca, False)["test_ops"] == 20 * 7 + 20
+    sk = SKPCA(sketch_size=10, n_features=20, kernel=kern, random_state=0).fit(X)
     r = sk.components_.shape[1]
     assert sk.transform(X[:3]).shape == (3, r) and 0 < r <= 10
-    assert gh.embedding_cost(sk, True)["test_ops"] == 20 * 7 + 20 * r + 20
+    assert gh_compare.embedding_cost(sk, True)["test_ops"] == 20 * 7 + 20 * r + 20
 
 
 # -- how each planted fault fails its claim -------------------------------------------------

@@ -13,8 +13,8 @@ from numpy.testing import assert_allclose
 from kpca_suite.kernels import Kernel, exact_leverage_scores
 from kpca_suite.methods import FixedLandmarks, LeverageScoreLandmarks, NystromKPCA, UniformLandmarks
 from kpca_suite.methods.landmarks import KMeansLandmarks, PivotedCholeskyLandmarks, RecursiveLeverageLandmarks
-from kpca_suite.suites.papers import _landmarks_faults as faults
-from kpca_suite.suites.papers import landmarks as lm
+from kpca_suite.suites.papers.landmarks import _common as lm_common
+from kpca_suite.suites.papers.landmarks import rate as lm_rate
 from tests.claims import run_claim
 
 KERN = Kernel("gaussian", gamma=0.5)
@@ -221,15 +221,15 @@ def test_exact_leverage_cholesky_path_equals_the_eigh_path():
 def test_ratio_ci_is_a_paired_bootstrap_of_the_ratio_of_means():
     rng = np.random.default_rng(0)
     base = rng.uniform(1, 2, 30)
-    r, lo, hi = lm.ratio_ci(0.8 * base, base)
+    r, lo, hi = lm_common.ratio_ci(0.8 * base, base)
     assert r == pytest.approx(0.8) and lo == pytest.approx(0.8) and hi == pytest.approx(0.8)
-    r, lo, hi = lm.ratio_ci(base * rng.uniform(0.9, 1.1, 30), base)
+    r, lo, hi = lm_common.ratio_ci(base * rng.uniform(0.9, 1.1, 30), base)
     assert lo < r < hi and hi - lo < 0.1
 
 
 def test_describe_ratios_groups_runs_of_m():
     stats = [(0.80, 0.75, 0.85), (0.90, 0.85, 0.95), (1.00, 0.97, 1.03), (1.06, 1.02, 1.10)]
-    text = lm.describe_ratios("kmeans", [8, 16, 32, 64], stats)
+    text = lm_common.describe_ratios("kmeans", [8, 16, 32, 64], stats)
     assert text == ("kmeans beats uniform at m = 8-16, by 20% [15%, 25%] at m = 8 to 10% [5%, 15%] at m = 16; "
                     "ties at m = 32 (ratio 1.000); is worse than uniform at m = 64, by 6.0% [2.0%, 10.0%]")
 
@@ -245,12 +245,12 @@ def test_faults_select_crowded_or_deterministic_sets():
         return np.mean(((P[:, None] - P[None]) ** 2).sum(-1))
 
     ref = spread(UniformLandmarks(20).select(X, kern, 0))
-    for strategy in (faults.snap_to_first(20, None), faults.smallest_residual(20, None)):
+    for strategy in (lm_common.snap_to_first(20, None), lm_common.smallest_residual(20, None)):
         idx = strategy.select(X, kern, 0)
         assert len(idx) == 20 and np.all(np.diff(idx) > 0)
         assert spread(idx) < 0.5 * ref, type(strategy).__name__
     scores = exact_leverage_scores(X, kern, 1e-3)
-    top = faults.top_leverage(20, 1e-3).select(X, kern, 0)
+    top = lm_common.top_leverage(20, 1e-3).select(X, kern, 0)
     assert scores[top].min() >= np.delete(scores, top).max()
 
 
@@ -258,7 +258,7 @@ def test_fixed_landmarks_reproduce_a_strategy_fit():
     X = _data()
     idx = KMeansLandmarks(20).select(X, KERN, 1)
     a = NystromKPCA(3, KERN, landmarks=FixedLandmarks(tuple(int(i) for i in idx))).fit(X)
-    b = lm.fit_nystrom(NystromKPCA, 3, KERN, X, idx)
+    b = lm_common.fit_nystrom(NystromKPCA, 3, KERN, X, idx)
     assert_allclose(a.eigenvalues_, b.eigenvalues_, rtol=1e-12)
 
 
@@ -266,8 +266,8 @@ def test_short_budget_fault_keeps_n_to_the_3_8_and_fails_the_rate_by_the_level()
     """m = ceil(sqrt(n) ln n) = 109 belongs to n = 343 (342 gives 108); the fault keeps
     ceil(343^(3/8)) = 9 uniform rows. In landmarks.rate uniform's slope CI stays inside its band, while its
     R/R_C,l leaves the level and grows."""
-    assert (lm._m_rate(342), lm._m_rate(343)) == (108, 109)
-    assert len(lm.short_budget_uniform(109, 343 ** -0.5).select(_data(343), KERN, 0)) == 9
+    assert (lm_rate._m_rate(342), lm_rate._m_rate(343)) == (108, 109)
+    assert len(lm_rate.short_budget_uniform(109, 343 ** -0.5).select(_data(343), KERN, 0)) == 9
     verdict = run_claim("landmarks.rate", fault="short-budget")
     m, band = verdict.measured, verdict.predicted
     assert verdict.status == "fails", verdict.summary

@@ -6,7 +6,9 @@ import math
 import numpy as np
 import pytest
 
-import kpca_suite.suites.papers.sterge20 as s20
+from kpca_suite.suites.papers.sterge20 import _common as s20_common
+from kpca_suite.suites.papers.sterge20 import digits as s20_digits
+from kpca_suite.suites.papers.sterge20 import rates as s20_rates
 from kpca_suite.kernels import Kernel
 from kpca_suite.suites.registry import get, select
 from tests.claims import run_claim
@@ -37,8 +39,8 @@ def test_rate_grids_keep_ell_integer_and_m_on_the_rate_table(claim_id, method):
 
 def test_full_budget_fault_draws_the_rate_keeping_m_whatever_its_budget():
     X = np.random.default_rng(1).standard_normal((403, 2))
-    est = s20.full_budget_nystrom(2, 12, Kernel("linear"), 0).fit(X)
-    assert len(est.landmark_indices_) == s20._m_uniform(403) == 121
+    est = s20_rates.full_budget_nystrom(2, 12, Kernel("linear"), 0).fit(X)
+    assert len(est.landmark_indices_) == s20_rates._m_uniform(403) == 121
 
 
 def test_unwhitened_nystrom_breaks_orthonormality():
@@ -53,7 +55,7 @@ def test_digits_faults_fail_the_part_they_break(fault, check):
     bite here: with the median-heuristic gamma, the digits K_mm is well conditioned.)"""
     verdict = run_claim("sterge20.digits", fault=fault)
     assert verdict.status == "fails", verdict.summary
-    limit = s20.ORDER_ATOL if check == "max_below" else s20.DIGITS_CLOSE
+    limit = s20_common.ORDER_ATOL if check == "max_below" else s20_digits.DIGITS_CLOSE
     assert verdict.measured[check] > limit
 
 
@@ -62,10 +64,10 @@ def test_als_short_budget_fault_draws_m_over_root_log_n_and_fails_by_the_level_o
     landmarks. In the claim its poly slope CI stays inside the band, so only the
     pooled level R/R_C,l rejects it, on both decays."""
     X = np.random.default_rng(1).standard_normal((403, 2))
-    est = s20.short_budget_leverage_nystrom(2, 36, Kernel("linear"), 0).fit(X)
+    est = s20_rates.short_budget_leverage_nystrom(2, 36, Kernel("linear"), 0).fit(X)
     assert 2 <= len(est.landmark_indices_) <= math.ceil(36 / math.sqrt(math.log(403))) == 15
     verdict = run_claim("sterge20.als", fault="short-budget")
     m = verdict.measured
     assert verdict.status == "fails", verdict.summary
     assert -0.05 <= m["poly_ratio_slope_ci_low"] and m["poly_ratio_slope_ci_high"] <= 0.05, verdict.summary
-    assert m["poly_mean_ratio"] > s20.ALS_LEVEL["poly"] and m["exp_mean_ratio"] > s20.ALS_LEVEL["exp"], verdict.summary
+    assert m["poly_mean_ratio"] > s20_rates.ALS_LEVEL["poly"] and m["exp_mean_ratio"] > s20_rates.ALS_LEVEL["exp"], verdict.summary

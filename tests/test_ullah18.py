@@ -9,6 +9,10 @@ import numpy as np
 import pytest
 
 import kpca_suite.suites.papers.ullah18 as ul
+from kpca_suite.suites.papers.ullah18 import _common as ul_common
+from kpca_suite.suites.papers.ullah18 import digits as ul_digits
+from kpca_suite.suites.papers.ullah18 import estimation as ul_estimation
+from kpca_suite.suites.papers.ullah18 import rates as ul_rates
 from kpca_suite.kernels import median_gamma
 from kpca_suite.suites.claim import Cell
 from kpca_suite.theory.rf_objective import lemma_e1_rotation, procrustes_rotation
@@ -23,23 +27,23 @@ def test_the_ullah18_claims_are_declared():
 
 def test_m_rule_is_sqrt_n_ln_n():
     # Cor. 4.3 with the natural log: n = 8192 gives the pilot's m = 816.
-    assert [ul.m_rule(n) for n in (128, 4096, 8192)] == [55, 533, 816]
+    assert [ul_rates.m_rule(n) for n in (128, 4096, 8192)] == [55, 533, 816]
 
 
 def test_quarter_power_budget_recovers_n_from_the_theorem_budget():
     """The near-miss control's budget: m = m_rule(n) -> ceil(n^(1/4)) (at least k)."""
     for j in range(5, 20):
         n = 2**j
-        assert ul.quarter_power_budget(ul.m_rule(n)) == max(ul.K, math.ceil(n ** 0.25)), n
+        assert ul_rates.quarter_power_budget(ul_rates.m_rule(n)) == max(ul_common.K, math.ceil(n ** 0.25)), n
 
 
 def test_estimation_judges_eps_e_at_the_first_order_rate():
     """|eps_e| is judged against n^(-1/2) (its first-order term in Phi_hat - Phi_k does not
     vanish, L != L_m), the ESL quantity against the 1/n of the proof; the rule names both."""
     rules = {getattr(r, "name", None) or r.metric: r for r in ul.CLAIMS[3].judge.rules}
-    assert rules["eps_e_abs_slope"].band == (-np.inf, ul.EPS_E_SLOPE_MAX) and ul.EPS_E_SLOPE_MAX > -0.5
+    assert rules["eps_e_abs_slope"].band == (-np.inf, ul_estimation.EPS_E_SLOPE_MAX) and ul_estimation.EPS_E_SLOPE_MAX > -0.5
     assert rules["esl_slope"].band == (-1.3, -0.7)
-    assert rules["esl_level"].tol == ul.ESL_LEVEL_MAX and rules["esl_level"].x is None  # pooled over cells
+    assert rules["esl_level"].tol == ul_estimation.ESL_LEVEL_MAX and rules["esl_level"].x is None  # pooled over cells
 
 
 def test_lemma_e1_rotation_fails_through_the_rotation_check():
@@ -51,21 +55,21 @@ def test_frozen_oja_fails_the_quality_part_of_digits_curves():
     # The memory fault leaves the curves intact; this one leaves the memory intact.
     v = run_claim("ullah18.digits-curves", fault="frozen-oja")
     assert v.status == "fails", v.summary
-    assert v.measured["rf-oja_k5"] > ul.DIGITS_CLOSE >= v.measured["rf-erm_k5"]
+    assert v.measured["rf-oja_k5"] > ul_digits.DIGITS_CLOSE >= v.measured["rf-erm_k5"]
     assert "state constant" in v.summary
 
 
 def test_feature_storing_oja_fails_the_memory_part_of_digits_curves():
     v = run_claim("ullah18.digits-curves", fault="feature-storing-oja")
     assert v.status == "fails", v.summary
-    assert v.measured["rf-oja_k5"] <= ul.DIGITS_CLOSE and "state grows with n" in v.summary
+    assert v.measured["rf-oja_k5"] <= ul_digits.DIGITS_CLOSE and "state grows with n" in v.summary
 
 
 def test_the_estimation_experiment_evaluates_the_estimators_own_feature_map():
     # A planted fault that changes m (or the frequencies) is evaluated on the map it drew.
-    cell = Cell.make("ullah18.estimation", "rf-erm", 256, 0, m=ul.m_rule(256))
-    fixed = ul.estimation_experiment(cell, {"rf-erm": ul.rf_erm_fixed_m})
-    ours = ul.estimation_experiment(cell, {"rf-erm": ul.rf_erm})
+    cell = Cell.make("ullah18.estimation", "rf-erm", 256, 0, m=ul_rates.m_rule(256))
+    fixed = ul_estimation.estimation_experiment(cell, {"rf-erm": ul_rates.rf_erm_fixed_m})
+    ours = ul_estimation.estimation_experiment(cell, {"rf-erm": ul_common.rf_erm})
     assert fixed["eps_a"] > 2 * ours["eps_a"] > 0
     assert ours["excess_proj"] >= 0 and fixed["excess_proj"] >= 0
 
@@ -73,20 +77,20 @@ def test_the_estimation_experiment_evaluates_the_estimators_own_feature_map():
 @pytest.mark.parametrize("method, role", [("rf-erm", "kpca-projection"), ("rf-oja", "streaming-kpca")])
 def test_the_rate_experiment_through_transform_equals_the_evaluation_on_the_internals(method, role):
     # J_proj by quadrature of transform (role only) = J_proj of (feature_map_, components_).
-    cell = Cell.make("ullah18.rate-erm", method, 512, 1, m=ul.m_rule(512))
-    factories = {"rf-erm": ul.rf_erm, "rf-oja": ul.rf_oja}
-    probed = ul.rate_experiment(cell, factories)["excess_proj"]
-    model, est = ul._fitted(cell, factories, role, ul._seed_int(cell, "features"))
-    pop, Phi, _ = ul._population(model, est.feature_map_)
-    internal = ul._evaluate(model, pop, Phi, est.components_)["excess_proj"]
+    cell = Cell.make("ullah18.rate-erm", method, 512, 1, m=ul_rates.m_rule(512))
+    factories = {"rf-erm": ul_common.rf_erm, "rf-oja": ul_rates.rf_oja}
+    probed = ul_rates.rate_experiment(cell, factories)["excess_proj"]
+    model, est = ul_common._fitted(cell, factories, role, ul_common._seed_int(cell, "features"))
+    pop, Phi, _ = ul_common._population(model, est.feature_map_)
+    internal = ul_estimation._evaluate(model, pop, Phi, est.components_)["excess_proj"]
     assert probed > 0
-    assert abs(probed - internal) <= 1e-9 * model.optimum(ul.K)
+    assert abs(probed - internal) <= 1e-9 * model.optimum(ul_common.K)
 
 
-@pytest.mark.parametrize("factory, m", [(ul.rf_erm_fixed_m, ul.PLATEAU_M), (ul.rf_erm_growing_m, ul.m_rule(300))])
+@pytest.mark.parametrize("factory, m", [(ul_rates.rf_erm_fixed_m, ul_rates.PLATEAU_M), (ul_rates.rf_erm_growing_m, ul_rates.m_rule(300))])
 def test_the_m_faults_ignore_the_m_they_are_given(factory, m):
     X = np.random.default_rng(0).standard_normal((300, 1))
-    est = factory(ul.K, 100, ul.KERNEL, 0).fit(X)
+    est = factory(ul_common.K, 100, ul_common.KERNEL, 0).fit(X)
     assert est.feature_map_.omega.shape == (1, m)
 
 
@@ -100,6 +104,6 @@ def test_the_def_3_6_rotation_is_orthogonal_and_lemma_e1s_is_not():
 
 def test_digits_gamma_is_the_median_heuristic_or_the_papers_sigma():
     X = np.random.default_rng(2).random((50, 64))
-    assert ul.digits_gamma(X) == median_gamma(X, scale=1.0)
-    assert ul.digits_gamma(np.full((3, 784), 255.0)) == pytest.approx(0.01 / 255.0**2)
-    assert ul.digits_gamma(np.full((3, 784), 0.5)) == pytest.approx(0.01)
+    assert ul_digits.digits_gamma(X) == median_gamma(X, scale=1.0)
+    assert ul_digits.digits_gamma(np.full((3, 784), 255.0)) == pytest.approx(0.01 / 255.0**2)
+    assert ul_digits.digits_gamma(np.full((3, 784), 0.5)) == pytest.approx(0.01)

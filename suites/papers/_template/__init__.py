@@ -6,11 +6,15 @@ Every paper has the same shape:
 ``__init__.py``   ``PAPER`` (key, citation, errata in our own words) and ``CLAIMS``,
                   gathered from the family modules in catalogue order; nothing else;
 ``<family>.py``   one module per family of claims (rates, bounds, identities, ...),
-                  laid out in the same order everywhere: parameters, estimators,
-                  experiment(s), judge or figure when no shared recipe fits,
-                  planted faults, then ``CLAIMS``, the declarations;
+                  holding everything its claims use and no other family does, in
+                  the same order everywhere: parameters, estimators, experiment(s),
+                  a judge or figure only where no shared recipe fits, planted
+                  faults, then ``CLAIMS``, the declarations (each with the
+                  ``metrics`` its experiment returns);
 ``_common.py``    optionally, what several families of the paper share (a
-                  population model's helpers, a data loader).
+                  population model's helpers, a data loader, a shared fault); a
+                  family's private helper module may also start with ``_``.
+                  Modules starting with ``_`` never import a family module.
 
 Nothing runs at import: no data load, no JIT compile.
 """

@@ -1,0 +1,217 @@
+"""hallgren21.identities and prop1-2: Theorem 1's centred Nyström identities and Propositions 1-2."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kpca_suite.kernels import Kernel
+from kpca_suite.methods.centered_nystrom import CenteredNystromKPCA, centred_cross, sign_flips
+from kpca_suite.methods.exact import ExactKPCA
+from kpca_suite.methods.kpcr import KPCR
+from kpca_suite.methods.landmarks import FixedLandmarks
+from kpca_suite.methods.subset_pca import SubsetPCA
+
+from ...claim import Cell, Claim, Fault, Grid, PerProfile, Tolerance
+from ...judging import AllWithin
+
+
+def _rel(a, b, scale):
+    """max |a - b| / scale."""
+    return float(np.max(np.abs(np.asarray(a) - np.asarray(b))) / scale)
+
+
+# -- hallgren21.identities ---------------------------------------------------------------
+
+# Gaussian gamma = 10 on U[0,1]^3 keeps K_mm well conditioned (cond ~ 1e3 at m = 30): the
+# two forms of Theorem 1 then agree to <= 2e-12 (seeds 0-4, n = 150). At gamma = 2 (cond
+# ~ 1e5-7e5) the pinv(K_mm) inside T amplifies round-off and they differ by up to 5e-9
+# of the score scale: that is conditioning, not a different method.
+IDENT_GAMMA, IDENT_M, IDENT_K = 10.0, 30, 6
+
+
+IDENTITY_RTOL = 1e-8
+
+
+def identities_experiment(cell: Cell, est) -> dict:
+    """Theorem 1 identities as relative deviations (0 when exact), n = ``cell.n`` points of
+    U[0,1]^3, a uniform subset of m = 30, d = 6:
+
+    1. m = n: centred Nyström == centred KPCA (eigenvalues and sign-fixed scores);
+    2. W^T W = n Lambda (Eq. (3));
+    3. K'_nm has zero column means; K'_nm = (I - 1_n) K_nm T and K'_mm = T^T K_mm T with
+       T = I - K_mm^{-1} c 1^T; U^T K_mm U = I; the cheaper form (column-centred K_nm with
+       the uncentred K_mm^{-1/2}) gives the same eigenvalues and scores;
+    4. the new-point formula reproduces W, and both forms agree on new points;
+    5. Nyström KPCR at m = n equals standard KPCR (Sec. 8).
+    """
+    centred, n, k, m = est["centred-nystrom"], cell.n, IDENT_K, IDENT_M
+    rng = cell.rng()
+    X = rng.uniform(size=(n, 3))
+    Xt = rng.uniform(size=(40, 3))
+    y = np.sin(4 * X[:, 0]) + X[:, 1] + 0.1 * rng.normal(size=n)
+    kern = Kernel("gaussian", gamma=IDENT_GAMMA)
+    idx = tuple(np.sort(cell.rng("landmarks").choice(n, m, replace=False)))
+    lit = centred(k, kern, landmarks=FixedLandmarks(idx), form="literal").fit(X)
+    fast = centred(k, kern, landmarks=FixedLandmarks(idx), form="fast").fit(X)
+    W, lam = lit.scores_, lit.eigenvalues_
+    sc = float(np.abs(W).max())
+    out = {}
+    # 1. m = n: centred Nyström == centred KPCA (pseudo-inverse: K'_mm has rank n - 1).
+    full = centred(k, kern, landmarks=FixedLandmarks(tuple(range(n))), form="literal").fit(X)
+    ex = est["exact"](k, kern, center=True, solver="dense").fit(X)
+    S = ex.transform(X)
+    S = S * sign_flips(S)
+    out["m_eq_n_eigenvalues"] = _rel(full.eigenvalues_, ex.eigenvalues_, ex.eigenvalues_[0])
+    out["m_eq_n_scores"] = _rel(full.scores_, S, np.abs(S).max())
+    # 2. W^T W = n Lambda.
+    out["WtW"] = _rel(W.T @ W, n * np.diag(lam), n * lam[0])
+    # 3. zero column means of K'_nm; K'_nm = (I - 1_n) K_nm T, K'_mm = T^T K_mm T.
+    Knm = kern.block(X, X[list(idx)])
+    terms = lit._terms_
+    Kp_nm = centred_cross(Knm, terms)
+    T = terms["T"]
+    out["col_means"] = float(np.abs(Kp_nm.mean(axis=0)).max() / np.abs(Kp_nm).max())
+    out["factor_nm"] = _rel(Kp_nm, (Knm - Knm.mean(axis=0)) @ T, np.abs(Kp_nm).max())
+    out["factor_mm"] = _rel(terms["Kp_mm"], T.T @ Knm[list(idx)] @ T, np.abs(terms["Kp_mm"]).max())
+    out["orthonormal"] = _rel(lit.coefficients_.T @ Knm[list(idx)] @ lit.coefficients_, np.eye(k), 1.0)
+    # the cheaper form: same eigenvalues and (sign-fixed) scores.
+    out["fast_eigenvalues"] = _rel(fast.eigenvalues_, lam, lam[0])
+    out["fast_scores"] = _rel(fast.scores_, W, sc)
+    # 4. the new-point formula reproduces W; both forms agree on new points.
+    out["new_point_train"] = _rel(lit.transform(X), W, sc)
+    out["new_point_fast_vs_literal"] = _rel(fast.transform(Xt), lit.transform(Xt), sc)
+    # 5. Nyström KPCR at m = n equals standard KPCR.
+    kpcr = est["kpcr"]
+    a = kpcr(k, kern).fit(X, y).predict(Xt)
+    b = kpcr(k, kern, landmarks=FixedLandmarks(tuple(range(n)))).fit(X, y).predict(Xt)
+    out["kpcr_m_eq_n"] = _rel(a, b, float(np.std(y)))
+    return out
+
+
+def _ident_grid(n, seeds):
+    return Grid(sizes=(n,), seeds=seeds, methods=("centred-nystrom",))
+
+
+class OwnMeansCenteredNystrom(CenteredNystromKPCA):
+    """Centred Nyström KPCA with K'_mm centred by the subset's own means."""
+
+    def _centring(self, Kmm, colsum, n):
+        terms = super()._centring(Kmm, colsum, n)
+        return {**terms, "Kp_mm": own_means(Kmm)}
+
+
+IDENTITIES = Claim(
+    id="hallgren21.identities",
+    source="Hallgren 2021, Theorem 1, Eqs. (2)-(3), Sec. 8",
+    statement="centred Nyström KPCA: m = n equals centred KPCA; W^T W = n Λ; K'_nm has zero column means; "
+              "the column-centred K_nm with uncentred K_mm^{-1/2} gives the same eigenvalues and scores; the "
+              "new-point formula reproduces W; Nyström KPCR at m = n equals KPCR",
+    prediction="exact (round-off only)",
+    data=f"n points of U[0,1]^3 (40 more as new points, y = sin(4 x_1) + x_2 + 0.1 N(0, 1)); Gaussian kernel "
+         f"with the fixed γ = {IDENT_GAMMA} (no bandwidth rule); a uniform subset of m = {IDENT_M}, "
+         f"d = {IDENT_K}",
+    metric="relative deviation of each identity (max |difference| over the score, eigenvalue or target scale)",
+    metrics=("WtW", "col_means", "factor_mm", "factor_nm", "fast_eigenvalues", "fast_scores", "kpcr_m_eq_n",
+             "m_eq_n_eigenvalues", "m_eq_n_scores", "new_point_fast_vs_literal", "new_point_train", "orthonormal"),
+    estimators={"centred-nystrom": CenteredNystromKPCA, "exact": ExactKPCA, "kpcr": KPCR},
+    experiment=identities_experiment,
+    grid=PerProfile(ci=_ident_grid(150, 3), quick=_ident_grid(300, 10), full=_ident_grid(600, 20)),
+    judge=AllWithin(IDENTITY_RTOL, what="relative"),
+    tolerance=Tolerance(
+        rule=f"every identity within {IDENTITY_RTOL:g} relative",
+        evidence="the two forms of Theorem 1 agree to <= 2e-12 at γ = 10 (seeds 0-4, n = 150); at γ = 2 "
+                 "(cond K_mm ~ 1e5-7e5) they differ by up to 5e-9, which is why γ = 10"),
+    faults=(Fault("own-means", "K'_mm centred with the subset's own means instead of the full-data c, s",
+                  {"centred-nystrom": OwnMeansCenteredNystrom}),),
+)
+
+
+# -- hallgren21.prop1-2 --------------------------------------------------------------------
+
+PROP_M, PROP_GAMMA = 30, 0.3
+
+
+PROP_RCOND = 1e-12  # K'_mm must keep full rank m for the equality at d = m
+
+
+PROP_ATOL = 1e-9
+
+
+def prop_experiment(cell: Cell, est) -> dict:
+    """Proposition 1 (majorisation, lambda~_{<=d} >= lambda^{m,n}_{<=d} for d < m) and
+    Proposition 2 (equality at d = m), in-sample and on 100 held-out points (at d = m
+    both project onto the same affine H_S); all relative to (1/n) Tr K'."""
+    n, m = cell.n, PROP_M
+    rng = cell.rng()
+    X, Xt = rng.normal(size=(n, 4)), rng.normal(size=(100, 4))
+    kern = Kernel("gaussian", gamma=PROP_GAMMA)
+    idx = FixedLandmarks(tuple(np.sort(cell.rng("landmarks").choice(n, m, replace=False))))
+    subset = est["subset"]
+    ny = est["nystrom"](m, kern, landmarks=idx, form="literal", rcond=PROP_RCOND).fit(X)
+    rank = len(subset(1, kern, landmarks=idx, rcond=PROP_RCOND).fit(X).all_eigenvalues_)
+    sp = subset(rank, kern, landmarks=idx, rcond=PROP_RCOND).fit(X)
+    tr = ny.trace_
+    lt, lmn = ny.all_eigenvalues_, sp.all_eigenvalues_
+    r = min(len(lt), len(lmn))
+    gap = np.cumsum(lt[:r]) - np.cumsum(lmn[:r])
+    wn = (ny.transform(Xt) ** 2).sum(axis=1)
+    ws = (sp.transform(Xt) ** 2).sum(axis=1)
+    return {
+        "majorisation_excess": float(-gap[:-1].min() / tr),
+        "equal_at_m": float(abs(lt.sum() - lmn.sum()) / tr),
+        "equal_at_m_heldout": float(np.abs(wn - ws).max() / tr),
+        "min_strict_gap": float(gap[:-1].min() / tr),
+        "rank_nystrom": float(len(lt)), "rank_subset": float(len(lmn)),
+    }
+
+
+def _prop_grid(n, seeds):
+    return Grid(sizes=(n,), seeds=seeds, methods=("subset-vs-nystrom",))
+
+
+class OwnMeansSubsetPCA(SubsetPCA):
+    """Subset PCA whose K'_mm is centred with its own means: rank m - 1, so it misses one
+    direction of H_S and Proposition 2's equality at d = m breaks."""
+
+    def _terms(self, Kmm, colsum, n):
+        terms = super()._terms(Kmm, colsum, n)
+        return {**terms, "Kp_mm": own_means(Kmm)}
+
+
+PROP = Claim(
+    id="hallgren21.prop1-2",
+    source="Hallgren 2021, Propositions 1 and 2",
+    statement="Nyström variances majorise Subset-PCA variances (λ~_{<=d} >= λ^{m,n}_{<=d}), with equality at "
+              "d = m, where both give the same subspace (also for held-out points)",
+    prediction="exact inequality; equality at d = m",
+    data=f"n points of N(0, I_4) (100 more held out); Gaussian kernel with the fixed γ = {PROP_GAMMA} (no "
+         f"bandwidth rule); a uniform subset of m = {PROP_M} shared by both methods",
+    metric="majorisation excess max_d (λ^{m,n}_{<=d} - λ~_{<=d}) for d < m, and |difference| at d = m in-sample "
+           "and of the held-out squared score norms, all over Tr K'/n",
+    metrics=("equal_at_m", "equal_at_m_heldout", "majorisation_excess", "min_strict_gap", "rank_nystrom",
+             "rank_subset"),
+    estimators={"nystrom": CenteredNystromKPCA, "subset": SubsetPCA},
+    experiment=prop_experiment,
+    grid=PerProfile(ci=_prop_grid(300, 3), quick=_prop_grid(600, 10), full=_prop_grid(2000, 20)),
+    judge=AllWithin(PROP_ATOL, metrics=("majorisation_excess", "equal_at_m", "equal_at_m_heldout"),
+                    what="of Tr K'/n"),
+    tolerance=Tolerance(
+        rule=f"excess and equality deviations <= {PROP_ATOL:g} of Tr K'/n",
+        evidence="ci cells (seeds 0-2) and quick (seeds 0-9): majorisation excess <= -2e-3 (strict), equality "
+                 "at d = m and test-point equality <= 1e-12"),
+    faults=(Fault("own-means", "Subset PCA with K'_mm centred by its own means (rank m - 1)",
+                  {"subset": OwnMeansSubsetPCA}),),
+)
+
+
+def own_means(Kmm):
+    """K_mm double-centred with its own row / column means,
+    K_mm - 1_m K_mm - K_mm 1_m + 1_m K_mm 1_m, instead of with the full-data column
+    means c of K_nm and s = c^T K_mm^{-1} c of Theorem 1."""
+    return Kmm - Kmm.mean(axis=0)[None, :] - Kmm.mean(axis=1)[:, None] + Kmm.mean()
+
+
+CLAIMS = [
+    IDENTITIES,
+    PROP,
+]

@@ -1,0 +1,78 @@
+"""What several ullah18 families share: the Mehler model, the role-read objective and the estimators."""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+
+from kpca_suite.kernels import Kernel
+from kpca_suite.methods.rf_erm import RFERM
+from kpca_suite.theory.mehler import MehlerModel
+
+from ...claim import PerProfile
+from ...probes import stream
+from ...roles import build
+
+GAMMA = 1.0 / (2 * 0.7**2)   # exp(-(x-y)^2 / (2 l^2)) with length scale l = 0.7
+
+
+DATA_VAR = 1.0
+
+
+K = 3
+
+
+MEHLER = (f"1-D Mehler oracle: x ~ N(0, {DATA_VAR:g}), Gaussian kernel exp(-gamma (x - y)^2) with the "
+          f"fixed gamma = 1/(2 * 0.7^2) = {GAMMA:.4f} (no data-driven bandwidth), k = {K}; population "
+          "quantities by 100-node Gauss-Hermite quadrature")
+
+
+def _model() -> MehlerModel:
+    return MehlerModel(GAMMA, (DATA_VAR,), n_nodes=100)
+
+
+# n = 2^j: 5 octaves at ci (128..4096) and quick (256..8192), 8 at full: rate fits need 5 octaves.
+NS = PerProfile(ci=tuple(128 * 2**j for j in range(6)), quick=tuple(256 * 2**j for j in range(6)),
+                full=tuple(256 * 2**j for j in range(9)))
+
+
+# -- population evaluation of an RF subspace -------------------------------------------
+
+def _population(model, fmap):
+    """Population C_m, M, the top-k eigenvectors Phi_k of C_m and its spectrum."""
+    pop = model.feature_population(fmap.transform)
+    e, V = np.linalg.eigh(pop.C)
+    return pop, np.ascontiguousarray(V[:, ::-1][:, :K]), e[::-1]
+
+
+def _seed_int(cell, stream: str) -> int:
+    """An integer seed in [0, 2^63) from (claim, seed, m, stream), not n: a fixed-m
+    sweep reuses one feature map for every n (the curve follows one map); with
+    m = m(n) the map changes with n anyway. An int seed lets an estimator draw
+    exactly the map its factory drew (draw_rff consumes the generator first)."""
+    words = [zlib.crc32(cell.base_claim.encode()), cell.seed, int(cell.p["m"]), zlib.crc32(stream.encode())]
+    return int(np.random.SeedSequence(words).generate_state(1, np.uint64)[0] >> 1)
+
+
+# -- the RF estimators (role factories make(n_components, budget, kernel, random_state)) ---
+
+KERNEL = Kernel("gaussian", gamma=GAMMA)
+
+
+CHUNK = 256  # rows per partial_fit of a streaming estimator
+
+
+def rf_erm(n_components, budget, kernel, random_state) -> RFERM:
+    """RF-ERM (App. D.1): the top-k eigenvectors of C_hat_m = Z^T Z / n, m = ``budget``."""
+    return RFERM(n_components, budget, kernel, "cos", random_state=random_state)
+
+
+def _fitted(cell, estimators, role, random_state):
+    """The estimator ``cell.method`` of role ``role`` after one pass over n Mehler samples
+    (``fit``, or ``partial_fit`` over chunks of CHUNK rows for streaming-kpca)."""
+    model = _model()
+    X = model.sample(cell.n, cell.rng())
+    est = build(estimators[cell.method], role, cell, n_components=K, budget=cell.p["m"], kernel=KERNEL,
+                random_state=random_state)
+    return model, (stream(est, X, CHUNK) if role == "streaming-kpca" else est.fit(X))

@@ -1,0 +1,95 @@
+"""ullah18.lemmas: the paper's lemmas checked on exact quantities."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kpca_suite.kernels import draw_rff
+from kpca_suite.theory.rf_objective import lemma_e1_rotation, population_grams, procrustes_rotation, projected_objective
+from kpca_suite.theory.ullah_lemmas import lemma_c6, lemma_c7, lemma_c8, lemma_c9, lemma_f1
+
+from ...claim import Claim, Fault, Grid, PerProfile, Tolerance
+from ...judging import AllWithin
+from ._common import GAMMA, K, _model, _population
+
+# -- ullah18.lemmas -------------------------------------------------------------------------
+
+LEMMA_ATOL = 1e-9  # equalities and ratios hold to round-off (observed <= 1e-13 at m <= 64)
+
+
+def _orthonormal(rng, m, k):
+    return np.linalg.qr(rng.standard_normal((m, k)))[0]
+
+
+def lemma_experiment(cell, estimators) -> dict:
+    """C.6, C.7, C.8 (with the claim's rotation), C.9, F.1 on random matrices of
+    size m = cell.n; the rotation of Def. 3.6 (orthogonal, leaves P_hat unchanged);
+    and J_proj <= optimum for random RF subspaces on the Mehler oracle. Every metric
+    is a violation, <= 0 (up to round-off) when the lemmas hold: the worst
+    lhs / rhs - 1 of the inequalities, the spread of C.9's three forms, the rotation's
+    error, and the largest J_proj - optimum."""
+    rotation = estimators["rotation"]
+    rng = cell.rng()
+    m, k = cell.n, 4
+    ratios = []
+    for scale in (1e-3, 0.1, 1.0):
+        phi = rng.standard_normal(m)
+        phi /= np.linalg.norm(phi)
+        lhs, rhs = lemma_c6(phi, phi + scale * rng.standard_normal(m) / np.sqrt(m))
+        ratios.append(lhs / rhs)
+        U, V = _orthonormal(rng, m, k), _orthonormal(rng, m, k)
+        V = _orthonormal(rng, m, k) if scale == 1.0 else np.linalg.qr(U + scale * V)[0]
+        lhs, rhs = lemma_c8(U, V, rotation=rotation)
+        ratios.append(lhs / rhs)
+        B = rng.standard_normal((m, m))
+        A = B @ B.T / m
+        E = scale * rng.standard_normal((m, m))
+        ev = np.linalg.eigvalsh(A)
+        for norm in ("spectral", "fro"):
+            lhs, rhs = lemma_f1(A, A + (E + E.T) / 2, float(np.median(ev)), float(ev[-1] - ev[0]) / 4, norm)
+            ratios.append(lhs / rhs)
+    C = (lambda B: B @ B.T / m)(rng.standard_normal((m, m)))
+    e, W = np.linalg.eigh(C)
+    lhs, rhs, applies = lemma_c7(C, 0, W[:, -1] + 1e-4 * rng.standard_normal(m) / np.sqrt(m))
+    ratios.append(lhs / rhs if applies else 0.0)
+    Phi, Phi_hat = _orthonormal(rng, m, k), _orthonormal(rng, m, k)
+    c9 = lemma_c9(Phi, Phi_hat)
+    # Def. 3.6 rotation: orthogonal, optimal, and P_hat = Phi_tilde Phi_tilde^T unchanged
+    R = rotation(Phi_hat, Phi)
+    rot_err = max(np.linalg.norm(R.T @ R - np.eye(k)),
+                  np.linalg.norm(Phi_hat @ R @ R.T @ Phi_hat.T - Phi_hat @ Phi_hat.T))
+    # J_proj <= optimum (population) for random subspaces of a drawn RF map
+    model = _model()
+    pop, PhiC, _ = _population(model, draw_rff(1, 64, "gaussian", GAMMA, "cos", int(rng.integers(2**31))))
+    excess_min = min(model.optimum(K) - projected_objective(*population_grams(U, pop.C, pop.M))
+                     for U in [PhiC] + [_orthonormal(rng, 64, K) for _ in range(5)])
+    return {"ratio_excess": float(max(ratios)) - 1.0, "c9_err": float(max(c9) - min(c9)),
+            "rotation_err": float(rot_err), "jproj_above_opt": -float(excess_min)}
+
+
+LEMMA_CASES = PerProfile(ci=10, quick=30, full=200)
+
+
+CLAIMS = [
+    Claim(
+        id="ullah18.lemmas",
+        source="Ullah et al. 2018, Lemmas C.6-C.9, F.1, Def. 3.6 / E.1, Cor. C.12",
+        statement="The deterministic lemmas hold on random matrices; the Def. 3.6 rotation is orthogonal "
+                  "(Lemma E.1's formula is not); J_proj never exceeds the optimum",
+        prediction="every inequality holds, C.9's three forms agree",
+        data="random Gaussian matrices of size m in (8, 32, 64) (subspaces with k = 4 at three distances, "
+             "Wishart matrices with symmetric perturbations), and random k = 3 subspaces of a drawn "
+             "64-feature map on the Mehler oracle",
+        metric="violations: worst lhs / rhs - 1 over C.6, C.7, C.8, F.1 (spectral and Frobenius); spread of "
+               "C.9's three forms; ||R^T R - I|| and the change of P_hat under the rotation; max J_proj - opt",
+        metrics=("c9_err", "jproj_above_opt", "ratio_excess", "rotation_err"),
+        estimators={"rotation": procrustes_rotation},
+        experiment=lemma_experiment,
+        grid=PerProfile(*(Grid((8, 32, 64), LEMMA_CASES[p], methods=("lemmas",)) for p in ("ci", "quick", "full"))),
+        judge=AllWithin(LEMMA_ATOL, ("ratio_excess", "c9_err", "rotation_err", "jproj_above_opt")),
+        tolerance=Tolerance(f"every violation <= {LEMMA_ATOL:g} (round-off)",
+                            "observed <= 1e-13 at m <= 64"),
+        faults=(Fault("lemma-e1-rotation", "the paper's literal Lemma E.1 rotation R* = Phi_tilde^T Phi_k "
+                      "(not orthogonal)", {"rotation": lemma_e1_rotation}),),
+    ),
+]

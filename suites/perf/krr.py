@@ -1,0 +1,61 @@
+"""Perf declarations of Bach's KRR with column sampling."""
+
+from __future__ import annotations
+
+from .data import bach13_kernel, bach13_problem
+from .harness import PerfClaim, PerfRecord, Skip
+
+
+def _krr_data(n, **_):
+    return bach13_problem(n)
+
+
+def _krr_nystrom(data, **_):
+    from kpca_suite.methods import NystromKRR
+    X, y, lam, p = data
+    kern, _ = bach13_kernel()
+    return lambda: NystromKRR(kern, lam, p, random_state=0).fit(X, y)
+
+
+def _krr_full(data, n, **_):
+    if n > 4000:
+        raise Skip("not run above n = 4000 (O(n^3) time, O(n^2) memory)")
+    from kpca_suite.methods import KernelRidge
+    X, y, lam, p = data
+    kern, _ = bach13_kernel()
+    return lambda: KernelRidge(kern, lam).fit(X, y)
+
+
+def _krr_check(data, **_):
+    return f"p = {data[3]} columns"
+
+
+def _krr_derive(records):
+    from kpca_suite.theory.slopes import loglog_line
+    ours = sorted((r for r in records if r.contender == "Nystrom KRR" and r.measure == "time" and r.seconds),
+                  key=lambda r: r.params["n"])
+    if len(ours) < 3:
+        return []
+    ns = [r.params["n"] for r in ours]
+    v = loglog_line(ns, [r.seconds for r in ours])[0]
+    return [PerfRecord("perf.bach13-krr", f"Nystrom time slope in n over {ns[0]}..{ns[-1]}", "Nystrom KRR",
+                       ratio=v, load=ours[-1].load, measure="slope in n",
+                       note="O(p^2 n) with p ~ n^(1/4): about 1.5")]
+
+
+BACH13_KRR = PerfClaim(
+    id="perf.bach13-krr",
+    goal="Nystrom KRR with p = 2 d(lambda*) uniform columns (Bach 2013) against full KRR, B_2 periodic kernel, "
+         "uniform design: full / Nystrom shown, not judged; the Nystrom time slope in n is about 1.5",
+    data=_krr_data,
+    contenders={"Nystrom KRR": _krr_nystrom, "full KRR": _krr_full},
+    reference="Nystrom KRR",
+    sizes={
+        "ci": (dict(n=300),),
+        "quick": (dict(n=1000),),
+        "full": tuple(dict(n=n) for n in (1000, 2000, 4000, 8000)),
+    },
+    warm=dict(n=100),
+    check=_krr_check,
+    derive=_krr_derive,
+)
