@@ -118,37 +118,23 @@ class _SpoiltOutput(PlainRFF):
         return Z
 
 
+class Spoilt:
+    """A picklable factory whose objects return the ``how`` spoilt output (see
+    :class:`_SpoiltOutput`)."""
+
+    def __init__(self, how):
+        self.how = how
+
+    def __call__(self, n_components, budget, kernel, random_state):
+        est = _SpoiltOutput(n_components, budget, kernel, random_state)
+        est.how = self.how
+        return est
+
+
 def spoilt(how):
-    """The module-level factory whose objects return the ``how`` spoilt output (see
-    :class:`_SpoiltOutput`): ``spoilt_nan``, ``spoilt_inf``, ... (picklable by name)."""
+    """The module-level factory ``spoilt_<how>`` (for ``--estimator NAME=MODULE:FACTORY``)."""
     return globals()[f"spoilt_{how.replace('-', '')}"]
 
 
-def _spoilt(how, n_components, budget, kernel, random_state):
-    est = _SpoiltOutput(n_components, budget, kernel, random_state)
-    est.how = how
-    return est
-
-
-def spoilt_nan(n_components, budget, kernel, random_state):
-    return _spoilt("nan", n_components, budget, kernel, random_state)
-
-
-def spoilt_inf(n_components, budget, kernel, random_state):
-    return _spoilt("inf", n_components, budget, kernel, random_state)
-
-
-def spoilt_transposed(n_components, budget, kernel, random_state):
-    return _spoilt("transposed", n_components, budget, kernel, random_state)
-
-
-def spoilt_short(n_components, budget, kernel, random_state):
-    return _spoilt("short", n_components, budget, kernel, random_state)
-
-
-def spoilt_1D(n_components, budget, kernel, random_state):
-    return _spoilt("1-D", n_components, budget, kernel, random_state)
-
-
-def spoilt_complex(n_components, budget, kernel, random_state):
-    return _spoilt("complex", n_components, budget, kernel, random_state)
+spoilt_nan, spoilt_inf, spoilt_transposed = Spoilt("nan"), Spoilt("inf"), Spoilt("transposed")
+spoilt_short, spoilt_1D, spoilt_complex = Spoilt("short"), Spoilt("1-D"), Spoilt("complex")
