@@ -13,7 +13,8 @@ A claim declares one (or :class:`AllOf` several) with its numbers:
 :class:`Where`             a rule applied to the cells with one parameter value only;
 :class:`SlopeDifference`   the slopes of two metrics differ by an amount in a band;
 :class:`WithErratum`       a rule, with the paper's literal form of a bound reported beside it;
-:class:`WhereExposed`      a rule on the cells where an optional metric could be computed.
+:class:`WhereExposed`      a rule on the cells where an optional metric could be computed;
+:class:`NoWorseThanBaseline` no method significantly worse than a baseline (paired ratio CIs).
 
 Each recipe says which metrics it reads (``reads``), so that a claim declaring its
 metrics is checked when it is declared: a misspelt name fails at import, not after
@@ -533,3 +534,120 @@ class WhereExposed:
         if not kept:
             return Outcome("holds", f"{self.metric}: not judged ({self.why})", [], {}, {})
         return self.rule(kept, profile)
+
+
+def ratio_ci(Y, Yb, n_boot: int = 2000, random_state=0) -> tuple:
+    """Ratio of seed means mean(Y) / mean(Yb) of paired (seeds,) arrays and its
+    bootstrap 95% percentile CI (seeds resampled jointly, with replacement)."""
+    Y, Yb = np.asarray(Y, float), np.asarray(Yb, float)
+    ok = np.isfinite(Y) & np.isfinite(Yb)
+    Y, Yb = Y[ok], Yb[ok]
+    rng = np.random.default_rng(random_state)
+    idx = rng.integers(0, len(Y), size=(n_boot, len(Y)))
+    boot = Y[idx].mean(axis=1) / Yb[idx].mean(axis=1)
+    lo, hi = np.percentile(boot, [2.5, 97.5])
+    return float(Y.mean() / Yb.mean()), float(lo), float(hi)
+
+
+def _effect(cls, r, lo, hi) -> str:
+    """'17% [13%, 21%]': the gain (beats) or loss (worse) against the baseline, in
+    percent with 0, 1 or 2 decimals as the effect is >= 10%, >= 1% or smaller."""
+    v = (1 - r, 1 - hi, 1 - lo) if cls == "beats" else (r - 1, lo - 1, hi - 1)
+    d = 0 if abs(v[0]) >= 0.095 else 1 if abs(v[0]) >= 0.0095 else 2
+    a, b, c = (f"{100 * x:.{d}f}%" for x in v)
+    return f"{a} [{b}, {c}]"
+
+
+def describe_ratios(method, xs, stats, base, x: str = "m") -> str:
+    """Where ``method`` beats ``base`` (CI of the ratio below 1), loses (above 1) or
+    ties, as runs of consecutive x: 'kmeans beats uniform at m = 8-64, by 17% [13%, 21%]
+    at m = 8 to 4.0% [3.1%, 4.9%] at m = 64; ties at m = 128 (ratio 0.998)'."""
+    classes = ["beats" if hi < 1 else "worse" if lo > 1 else "ties" for _, lo, hi in stats]
+    parts, start = [], 0
+    for i in range(1, len(xs) + 1):
+        if i < len(xs) and classes[i] == classes[start]:
+            continue
+        cls, a, b = classes[start], start, i - 1
+        where = f"{x} = {xs[a]}" if a == b else f"{x} = {xs[a]}-{xs[b]}"
+        if cls == "ties":
+            rs = [stats[j][0] for j in range(a, b + 1)]
+            lo, hi = f"{min(rs):.3f}", f"{max(rs):.3f}"
+            span = lo if lo == hi else f"{lo}-{hi}"
+            parts.append(f"ties at {where} (ratio {span})")
+        else:
+            verb = "beats" if cls == "beats" else "is worse than"
+            by = (f"by {_effect(cls, *stats[a])}" if a == b else
+                  f"by {_effect(cls, *stats[a])} at {x} = {xs[a]} to {_effect(cls, *stats[b])} at {x} = {xs[b]}")
+            parts.append(f"{verb} {base} at {where}, {by}")
+        start = i
+    return f"{method} " + "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class NoWorseThanBaseline:
+    """Every method's seed-mean ``metric`` falls at each step of ``x`` (when ``falls``),
+    and no method is significantly worse than the baseline ``base`` by more than ``margin``.
+
+    Per method S and value of x, the paired ratio r = mean_seeds metric_S / mean_seeds
+    metric_base with its bootstrap 95% CI [lo, hi] (:func:`ratio_ci`, seeds resampled
+    jointly). The rule
+
+    * fails if some method's seed mean does not fall from one x to the next, or some CI
+      lies above 1 + margin (lo > 1 + margin: significantly worse by more than the margin);
+    * holds otherwise (a point ratio above 1 + margin whose CI reaches below it is not
+      significant; the summary shows it).
+
+    The summary states, per method, where it beats the baseline (hi < 1), loses (lo > 1)
+    or ties, with the effect and its CI. ``methods`` fixes the order (only those present
+    are judged); by default every method present, in order of appearance.
+    """
+
+    base: str
+    metric: str
+    margin: float
+    x: str = "m"
+    falls: bool = True
+    methods: tuple = ()
+    n_boot: int = 2000
+
+    @property
+    def reads(self) -> frozenset:
+        return frozenset((self.metric,))
+
+    def __call__(self, results, profile) -> Outcome:
+        bad = nonfinite(results, self.reads, "baseline")
+        if bad is not None:
+            return bad
+        present = list(dict.fromkeys(r.cell.method for r in results))
+        methods = [s for s in (self.methods or present) if s in present]
+        key = (lambda c: c.n) if self.x == "n" else (lambda c: c.p[self.x])
+        curves = {s: collect(results, self.metric, s, key=key) for s in methods}
+        xs, Yb = curves[self.base]
+        parts, measured, falls, texts, stats_of = ["holds"], {}, [], [], {}
+        for s in methods:
+            x, Y = curves[s]
+            mean = np.nanmean(Y, axis=1)
+            steps = mean[1:] / mean[:-1]
+            measured["max_step"] = max(measured.get("max_step", 0.0), float(np.max(steps)))
+            if self.falls and not np.all(steps < 1):
+                j = int(np.argmax(steps >= 1))
+                falls.append(f"{s} does not fall from {self.x} = {x[j]:g} to {x[j + 1]:g} "
+                             f"(mean {mean[j]:.4g} -> {mean[j + 1]:.4g})")
+                parts.append("fails")
+            if s == self.base:
+                continue
+            stats = [ratio_ci(Y[j], Yb[j], self.n_boot) for j in range(len(x))]
+            stats_of[s] = stats
+            measured[f"{s}_best_ratio"] = min(r for r, _, _ in stats)
+            measured[f"{s}_max_lower_ci"] = max(lo for _, lo, _ in stats)
+            parts += ["fails" if lo > 1 + self.margin else "holds" for _, lo, _ in stats]
+            texts.append(describe_ratios(s, [int(v) for v in x], stats, self.base, self.x))
+        worst = max(((s, int(xj), st) for s, sts in stats_of.items() for xj, st in zip(xs, sts)),
+                    key=lambda t: t[2][1], default=None)
+        head = (f"every method's {self.metric} falls with {self.x}" if not falls else "; ".join(falls))
+        if worst is not None:
+            s, xj, (r, lo, hi) = worst
+            head += (f"; largest lower CI end of {self.metric}/{self.metric}_{self.base}: {s} at {self.x} = {xj}, "
+                     f"{r:.3f} [{lo:.3f}, {hi:.3f}] (fails above {1 + self.margin:.2f})")
+        return Outcome(combine(parts), head + ". " + ". ".join(texts), [], measured,
+                       {"max_lower_ci_at_most": 1 + self.margin, "max_step_below": 1.0})

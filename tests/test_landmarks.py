@@ -13,6 +13,7 @@ from numpy.testing import assert_allclose
 from kpca_suite.kernels import Kernel, exact_leverage_scores
 from kpca_suite.methods import FixedLandmarks, LeverageScoreLandmarks, NystromKPCA, UniformLandmarks
 from kpca_suite.methods.landmarks import KMeansLandmarks, PivotedCholeskyLandmarks, RecursiveLeverageLandmarks
+from kpca_suite.suites import judging
 from kpca_suite.suites.papers.landmarks import _common as lm_common
 from kpca_suite.suites.papers.landmarks import rate as lm_rate
 from tests.claims import run_claim
@@ -221,15 +222,15 @@ def test_exact_leverage_cholesky_path_equals_the_eigh_path():
 def test_ratio_ci_is_a_paired_bootstrap_of_the_ratio_of_means():
     rng = np.random.default_rng(0)
     base = rng.uniform(1, 2, 30)
-    r, lo, hi = lm_common.ratio_ci(0.8 * base, base)
+    r, lo, hi = judging.ratio_ci(0.8 * base, base)
     assert r == pytest.approx(0.8) and lo == pytest.approx(0.8) and hi == pytest.approx(0.8)
-    r, lo, hi = lm_common.ratio_ci(base * rng.uniform(0.9, 1.1, 30), base)
+    r, lo, hi = judging.ratio_ci(base * rng.uniform(0.9, 1.1, 30), base)
     assert lo < r < hi and hi - lo < 0.1
 
 
 def test_describe_ratios_groups_runs_of_m():
     stats = [(0.80, 0.75, 0.85), (0.90, 0.85, 0.95), (1.00, 0.97, 1.03), (1.06, 1.02, 1.10)]
-    text = lm_common.describe_ratios("kmeans", [8, 16, 32, 64], stats)
+    text = judging.describe_ratios("kmeans", [8, 16, 32, 64], stats, "uniform")
     assert text == ("kmeans beats uniform at m = 8-16, by 20% [15%, 25%] at m = 8 to 10% [5%, 15%] at m = 16; "
                     "ties at m = 32 (ratio 1.000); is worse than uniform at m = 64, by 6.0% [2.0%, 10.0%]")
 

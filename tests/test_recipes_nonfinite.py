@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from kpca_suite.suites.claim import Cell, Result
-from kpca_suite.suites.judging import (AllOf, AllWithin, CoverageAtLeast, CurvesClose, MeanAtMost, OrderingHolds,
-                                       SlopeInBand, UnderBound, Where)
+from kpca_suite.suites.judging import (AllOf, AllWithin, CoverageAtLeast, CurvesClose, MeanAtMost,
+                                       NoWorseThanBaseline, OrderingHolds, SlopeDifference, SlopeInBand, UnderBound,
+                                       Where, WhereExposed, WithErratum)
 
 NS = (64, 128, 256, 512, 1024, 2048)
 
@@ -41,6 +42,10 @@ RULES = {
     "MeanAtMost(pooled)": MeanAtMost("err", 1.0, "err", x=None),
     "Where": Where("w", 1, MeanAtMost("err", 1.0, "err")),
     "AllOf": AllOf(MeanAtMost("err", 1.0, "err"), AllWithin(1e-9, ("dev",))),
+    "SlopeDifference": SlopeDifference("err", "bound", (-0.1, 0.1), ("err", "bound")),
+    "NoWorseThanBaseline": NoWorseThanBaseline("b", "err", 0.1, x="n"),
+    "WhereExposed": WhereExposed("bound", MeanAtMost("err", 1.0, "err")),
+    "WithErratum": WithErratum(MeanAtMost("err", 1.0, "err"), "bound", 1.0, "a literal bound"),
 }
 PLANTED = {"SlopeInBand": "err", "AllWithin": "dev", "AllWithin(all)": "covered", "CoverageAtLeast": "covered",
            "AllOf": "dev"}
@@ -64,3 +69,17 @@ def test_a_nan_entry_of_a_curve_is_not_finite():
         r.metrics["curve"] = np.array([1.0, 2.0])
     results[0].metrics["curve"] = np.array([1.0, np.nan])
     assert AllWithin(10.0, ("curve",))(results, "ci").status == "fails"
+
+
+def test_slope_difference_fails_when_the_slopes_agree_where_they_should_differ():
+    results = sweep()
+    assert SlopeDifference("err", "bound", (-0.1, 0.1), ("err", "bound"))(results, "ci").status == "holds"
+    out = SlopeDifference("err", "bound", (-np.inf, -0.2), ("err", "bound"))(results, "ci")
+    assert out.status == "fails" and "difference CI" in out.summary
+
+
+def test_no_worse_than_baseline_fails_a_method_twice_as_bad():
+    results = sweep()
+    out = NoWorseThanBaseline("a", "err", 0.1, x="n")(results, "ci")
+    assert out.status == "fails" and "b is worse than a at n = 64-2048, by 100%" in out.summary
+    assert NoWorseThanBaseline("b", "err", 0.1, x="n")(results, "ci").status == "holds"

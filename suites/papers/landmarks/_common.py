@@ -15,8 +15,8 @@ from kpca_suite.methods.landmarks import (KMeansLandmarks, PivotedCholeskyLandma
                                           _check_m, _sq_dist)
 from kpca_suite.theory import FourierModel
 
-from ...claim import Cell, CellList, Fault, Outcome
-from ...judging import collect, combine
+from ...claim import Cell, CellList, Fault
+from ...judging import collect, ratio_ci
 from ...plots import save_figure
 from ...probes import fitted_subspace
 
@@ -121,112 +121,6 @@ def _m_sweep_cells(n, ms, seeds, params, claim_id, options):
 def _m_sweep(n, ms, seeds, params, what) -> CellList:
     return CellList(functools.partial(_m_sweep_cells, n, tuple(ms), seeds, dict(params)),
                     f"{what}n = {n}, m in {tuple(ms)}, {len(STRATEGIES)} strategies, {seeds} seeds")
-
-
-def ratio_ci(Y, Yb, n_boot=N_BOOT, random_state=0):
-    """Ratio of seed means mean(Y) / mean(Yb) of paired (seeds,) arrays and its
-    bootstrap 95% percentile CI (seeds resampled jointly, with replacement)."""
-    Y, Yb = np.asarray(Y, float), np.asarray(Yb, float)
-    ok = np.isfinite(Y) & np.isfinite(Yb)
-    Y, Yb = Y[ok], Yb[ok]
-    rng = np.random.default_rng(random_state)
-    idx = rng.integers(0, len(Y), size=(n_boot, len(Y)))
-    boot = Y[idx].mean(axis=1) / Yb[idx].mean(axis=1)
-    lo, hi = np.percentile(boot, [2.5, 97.5])
-    return float(Y.mean() / Yb.mean()), float(lo), float(hi)
-
-
-def _effect(cls, r, lo, hi) -> str:
-    """'17% [13%, 21%]': the gain (beats) or loss (worse) against the baseline, in
-    percent with 0, 1 or 2 decimals as the effect is >= 10%, >= 1% or smaller."""
-    v = (1 - r, 1 - hi, 1 - lo) if cls == "beats" else (r - 1, lo - 1, hi - 1)
-    d = 0 if abs(v[0]) >= 0.095 else 1 if abs(v[0]) >= 0.0095 else 2
-    a, b, c = (f"{100 * x:.{d}f}%" for x in v)
-    return f"{a} [{b}, {c}]"
-
-
-def describe_ratios(method, ms, stats, base=BASE) -> str:
-    """Where ``method`` beats ``base`` (CI of the ratio below 1), loses (above 1) or
-    ties, as runs of consecutive m: 'kmeans beats uniform at m = 8-64, by 17% [13%, 21%]
-    at m = 8 to 4.0% [3.1%, 4.9%] at m = 64; ties at m = 128 (ratio 0.998)'."""
-    classes = ["beats" if hi < 1 else "worse" if lo > 1 else "ties" for _, lo, hi in stats]
-    parts, start = [], 0
-    for i in range(1, len(ms) + 1):
-        if i < len(ms) and classes[i] == classes[start]:
-            continue
-        cls, a, b = classes[start], start, i - 1
-        where = f"m = {ms[a]}" if a == b else f"m = {ms[a]}-{ms[b]}"
-        if cls == "ties":
-            rs = [stats[j][0] for j in range(a, b + 1)]
-            lo, hi = f"{min(rs):.3f}", f"{max(rs):.3f}"
-            span = lo if lo == hi else f"{lo}-{hi}"
-            parts.append(f"ties at {where} (ratio {span})")
-        else:
-            verb = "beats" if cls == "beats" else "is worse than"
-            by = (f"by {_effect(cls, *stats[a])}" if a == b else
-                  f"by {_effect(cls, *stats[a])} at m = {ms[a]} to {_effect(cls, *stats[b])} at m = {ms[b]}")
-            parts.append(f"{verb} {base} at {where}, {by}")
-        start = i
-    return f"{method} " + "; ".join(parts)
-
-
-@dataclass(frozen=True)
-class AgainstUniform:
-    """Every strategy's seed-mean error falls at each step of the m grid, and no
-    strategy is significantly worse than uniform by more than ``margin``.
-
-    Per strategy S and m, the paired ratio r = mean_seeds R_S / mean_seeds R_uniform
-    with its bootstrap 95% CI [lo, hi] (seeds resampled jointly). The claim
-
-    * fails if some strategy's seed-mean R does not fall from one m to the next
-      (R(m_{j+1}) >= R(m_j)), or some CI lies above 1 + margin (lo > 1 + margin:
-      significantly worse than uniform by more than the margin);
-    * holds otherwise (a point ratio above 1 + margin whose CI reaches below it is not
-      significant; the summary shows it).
-
-    The summary states, per strategy, where it beats uniform (hi < 1), loses (lo > 1)
-    or ties, with the effect and its CI. Only the strategies present are judged (a
-    planted fault runs the uniform cells and its own).
-    """
-
-    metric: str = "R"
-    margin: float = MARGIN
-    base: str = BASE
-
-    def __call__(self, results, profile) -> Outcome:
-        methods = [s for s in STRATEGIES if any(r.cell.method == s for r in results)]
-        curves = {s: collect(results, self.metric, s, key=lambda c: c.p["m"]) for s in methods}
-        ms, Yb = curves[self.base]
-        parts, measured, falls, texts, stats_of = ["holds"], {}, [], [], {}
-        for s in methods:
-            x, Y = curves[s]
-            mean = np.nanmean(Y, axis=1)
-            steps = mean[1:] / mean[:-1]
-            measured["max_step"] = max(measured.get("max_step", 0.0), float(np.max(steps)))
-            if not np.all(steps < 1):
-                bad = int(np.argmax(steps >= 1))
-                falls.append(f"{s} does not fall from m = {x[bad]:g} to {x[bad + 1]:g} "
-                             f"(mean {mean[bad]:.4g} -> {mean[bad + 1]:.4g})")
-                parts.append("fails")
-            if s == self.base:
-                continue
-            stats = [ratio_ci(Y[j], Yb[j]) for j in range(len(x))]
-            stats_of[s] = stats
-            measured[f"{s}_best_ratio"] = min(r for r, _, _ in stats)
-            measured[f"{s}_max_lower_ci"] = max(lo for _, lo, _ in stats)
-            parts += ["fails" if lo > 1 + self.margin else "holds" for _, lo, _ in stats]
-            texts.append(describe_ratios(s, [int(v) for v in x], stats, self.base))
-        status = combine(parts)
-        worst = max(((s, int(mj), st) for s, sts in stats_of.items() for mj, st in zip(ms, sts)),
-                    key=lambda t: t[2][1], default=None)
-        head = "every strategy's error falls with m" if not falls else "; ".join(falls)
-        if worst is not None:
-            s, mj, (r, lo, hi) = worst
-            head += (f"; largest lower CI end of R/R_{self.base}: {s} at m = {mj}, {r:.3f} [{lo:.3f}, {hi:.3f}] "
-                     f"(fails above {1 + self.margin:.2f})")
-        summary = head + ". " + ". ".join(texts)
-        return Outcome(status, summary, [], measured,
-                       {"max_lower_ci_at_most": 1 + self.margin, "max_step_below": 1.0})
 
 
 def _ratio_figure(results, verdict, outdir, ylabel, reference=None):

@@ -9,7 +9,8 @@ import numpy as np
 from kpca_suite.kernels import Kernel, median_gamma
 
 from ...claim import Cell, CellList, Claim, PerProfile, Tolerance
-from ._common import ESTIMATORS, MARGIN, AgainstUniform, _faults, _m_sweep, _ratio_figure, _select, fit_nystrom
+from ...judging import NoWorseThanBaseline
+from ._common import BASE, ESTIMATORS, MARGIN, STRATEGIES, _faults, _m_sweep, _ratio_figure, _select, fit_nystrom
 
 
 @functools.lru_cache(maxsize=1)
@@ -85,7 +86,7 @@ CLAIMS = [
         estimators=ESTIMATORS,
         experiment=digits_experiment,
         grid=PerProfile(ci=_digits_grid(600, 10, DIGITS_MS[:-1]), quick=_digits_grid(1000, 20), full=_digits_grid(1797, 50)),
-        judge=AgainstUniform(),
+        judge=NoWorseThanBaseline(BASE, "R", MARGIN, methods=STRATEGIES),
         tolerance=Tolerance(
             "as landmarks.error-vs-m: fails if a seed-mean R_hat does not fall from one m to the next, or if "
             f"some 95% CI of R_S/R_uniform lies above 1 + {MARGIN:g}; holds otherwise",

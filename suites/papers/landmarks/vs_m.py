@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ...claim import CellList, Claim, PerProfile, Tolerance
-from ._common import (ALPHA, ESTIMATORS, FOURIER, MARGIN, AgainstUniform, _faults, _m_sweep, _ratio_figure,
+from ...judging import NoWorseThanBaseline
+from ._common import (ALPHA, BASE, ESTIMATORS, FOURIER, MARGIN, STRATEGIES, _faults, _m_sweep, _ratio_figure,
                       population_experiment)
 
 VS_M_L = 8
@@ -39,7 +40,7 @@ CLAIMS = [
         experiment=population_experiment,
         grid=PerProfile(ci=_vs_m_grid(512, 256, 10), quick=_vs_m_grid(1024, 256, 20),
                         full=_vs_m_grid(4096, 1024, 50, VS_M_MS + (256, 512))),
-        judge=AgainstUniform(),
+        judge=NoWorseThanBaseline(BASE, "R", MARGIN, methods=STRATEGIES),
         tolerance=Tolerance(
             "fails if a seed-mean R does not fall from one m to the next, or if some 95% CI of R_S/R_uniform "
             f"lies above 1 + {MARGIN:g} (significantly worse than uniform by more than 10%); holds otherwise",
