@@ -8,12 +8,13 @@ import functools
 import numpy as np
 import pytest
 
+import kpca_suite.suites.papers.ghashami16 as gh
+from kpca_suite.kernels.frequent_directions import FrequentDirections
 from kpca_suite.methods import SKPCA, StreamingNystrom
 from kpca_suite.methods.rf_erm import RFERM as RNCA
-import kpca_suite.suites.papers.ghashami16 as gh
+from kpca_suite.suites.claim import Result
 from kpca_suite.suites.papers.ghashami16 import _common as gh_common
 from kpca_suite.suites.papers.ghashami16 import compare as gh_compare
-from kpca_suite.suites.claim import Result
 from kpca_suite.suites.pipeline import evaluate
 from kpca_suite.theory.ghashami16 import random_noisy, rn_gamma
 from tests.claims import run_claim
@@ -210,3 +211,17 @@ def test_comparison_test_cost_part_fails_with_a_projector_embedding():
     assert m["part_nystrom_best_small"] == "holds" and m["part_skpca_le_rnca_space"] == "holds", verdict.summary
     assert m["part_nystrom_test_costliest"] == "fails", verdict.summary
     assert m["test_ops_nystrom_over_costliest_other"] < 1, verdict.summary
+
+
+class _NaNDeltaFD(FrequentDirections):
+    """An FD whose error certificate Delta is NaN: it must fail, never pass as 'no violation'."""
+
+    def _shrink(self, j):
+        super()._shrink(j)
+        self.delta_ = float("nan")
+
+
+def test_a_nan_delta_fails_fd_bound():
+    claim = CLAIMS["ghashami16.fd-bound"].with_estimators(fd=_NaNDeltaFD)
+    verdict = evaluate([claim], "ci", jobs=1, keep=lambda c: c.seed == 0).verdicts[claim.id]
+    assert verdict.status == "fails" and "NOT FINITE" in verdict.summary, verdict.summary

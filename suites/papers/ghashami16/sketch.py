@@ -66,11 +66,15 @@ def _fd_check(A, fd):
 
 
 def _worst(rows):
+    """The largest deviation per check over ``rows``. -inf (the check does not apply, as
+    ``exact`` on a matrix of full rank) becomes -1.0; a NaN or +inf deviation stays NaN,
+    so the judge fails it as not finite instead of reading it as no violation."""
     out = {}
     for row in rows:
         for key, v in row.items():
-            out[key] = max(out.get(key, -np.inf), v)
-    return {key: (float(v) if np.isfinite(v) else -1.0) for key, v in out.items()}
+            prev = out.get(key, -np.inf)
+            out[key] = np.nan if np.isnan(v) or np.isnan(prev) else max(prev, v)
+    return {key: (-1.0 if v == -np.inf else float(v) if np.isfinite(v) else np.nan) for key, v in out.items()}
 
 
 @single_threaded
