@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import subprocess
 import sys
+from pathlib import Path
 
 from ..claim import PROFILES
 from .harness import Goal, PerfClaim, PerfRecord, Skip, have
@@ -121,6 +122,8 @@ def _asv_run(data, bench, **_):
         raise Skip("needs the source checkout (asv.conf.json), not an installed wheel")
     if not have("asv"):
         raise Skip("not installed (asv: pip install -e \".[bench]\")")
+    if not (Path.home() / ".asv-machine.json").exists():  # a fresh machine: describe it without a prompt
+        _run_command([sys.executable, "-m", "asv", "machine", "--yes"], 0, cwd=root)
     argv = [sys.executable, "-m", "asv", "run", "--quick", "--python=same", "--show-stderr"]
     argv += ["--bench", bench] if bench else []
 
