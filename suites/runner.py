@@ -171,9 +171,11 @@ def check_declared(claim, result: Result) -> None:
         return
     extra = sorted(set(result.metrics) - set(claim.metrics))
     if extra:
-        raise UndeclaredMetric(f"claim {claim.id!r}: cell {result.cell.key()} returned metric(s) {extra} that the "
-                               f"claim does not declare (it declares {sorted(claim.metrics)}); the sweep stops "
-                               "here: correct the experiment or the claim's metrics")
+        def some(names):
+            return ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+        raise UndeclaredMetric(f"claim {claim.id!r}: cell {result.cell.key()} returned metric(s) {some(extra)} that "
+                               f"the claim does not declare (it declares {some(sorted(claim.metrics))}); the sweep "
+                               "stops here: correct the experiment or the claim's metrics")
 
 
 def execute_cell(cell: Cell, run_cell: Optional[Callable] = None) -> Result:

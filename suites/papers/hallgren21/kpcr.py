@@ -55,16 +55,14 @@ def kpcr_experiment(cell: Cell, est) -> dict:
     kern = Kernel("gaussian", gamma=KPCR_GAMMA)
     rng = cell.rng("landmarks")
     kpcr, krr = est["kpcr"], est["krr"]
-    if cell.method == "heatmap":
-        out = {}
+    if cell.method == "heatmap":  # the grids, flattened m-major: (HEAT_MS x HEAT_DS), (HEAT_MS x HEAT_LOG_RIDGE)
+        kpcr_heat, krr_heat = [], []
         for m in HEAT_MS:
             for d in HEAT_DS:
-                fit = kpcr(min(d, m), kern, landmarks=m, random_state=rng).fit(Xtr, ytr)
-                out[f"kpcr_m{m}_d{d}"] = fit.score(Xte, yte)
+                kpcr_heat.append(kpcr(min(d, m), kern, landmarks=m, random_state=rng).fit(Xtr, ytr).score(Xte, yte))
             for lg in HEAT_LOG_RIDGE:
-                fit = krr(kern, m, ridge=10.0**lg, random_state=rng).fit(Xtr, ytr)
-                out[f"krr_m{m}_g{lg}"] = fit.score(Xte, yte)
-        return out
+                krr_heat.append(krr(kern, m, ridge=10.0**lg, random_state=rng).fit(Xtr, ytr).score(Xte, yte))
+        return {"kpcr_heat": np.array(kpcr_heat), "krr_heat": np.array(krr_heat)}
     exact = kpcr(KPCR_D, kern).fit(Xtr, ytr).score(Xte, yte)
     out = {"kpcr": exact,
            "nys_krr": krr(kern, KPCR_M, ridge=KPCR_RIDGE, random_state=rng).fit(Xtr, ytr).score(Xte, yte)}
@@ -121,9 +119,9 @@ def kpcr_figure(results, verdict, outdir):
     ax.set_title("airfoil")
     if heat:
         mt = heat[0].metrics
-        for ax, key, cols, label in ((axes[0, 1], "kpcr_m{m}_d{c}", HEAT_DS, "PCA dimension d"),
-                                     (axes[0, 2], "krr_m{m}_g{c}", HEAT_LOG_RIDGE, "log10 ridge γ")):
-            Z = np.array([[mt[key.format(m=m, c=c)] for m in HEAT_MS] for c in cols])
+        for ax, key, cols, label in ((axes[0, 1], "kpcr_heat", HEAT_DS, "PCA dimension d"),
+                                     (axes[0, 2], "krr_heat", HEAT_LOG_RIDGE, "log10 ridge γ")):
+            Z = np.asarray(mt[key]).reshape(len(HEAT_MS), len(cols)).T  # rows: cols, columns: m
             im = ax.imshow(Z, origin="lower", aspect="auto", cmap="viridis", vmin=max(Z.min(), -0.2))
             ax.set_xticks(range(len(HEAT_MS)), HEAT_MS, fontsize=7)
             ax.set_yticks(range(len(cols)), cols, fontsize=7)
@@ -169,7 +167,7 @@ KPCR_CLAIM = Claim(
          f"uniform subsets; d = {KPCR_D}, KRR ridge {KPCR_RIDGE}",
     metric="test R² = 1 - RSS / TSS; gap = R²(KPCR) - R²(Nyström KPCR) at m in (100, 200, 400, n_train)",
     metrics=("gap_m100", "gap_m200", "gap_m400", "gap_m750", "kpcr", "nys_kpcr", "nys_kpcr_m100", "nys_kpcr_m200",
-             "nys_kpcr_m400", "nys_kpcr_m750", "nys_krr"),
+             "nys_kpcr_m400", "nys_kpcr_m750", "nys_krr", "kpcr_heat", "krr_heat"),
     estimators={"kpcr": KPCR, "krr": CenteredNystromKRR},
     experiment=kpcr_experiment,
     grid=PerProfile(ci=_kpcr_grid(3, False), quick=_kpcr_grid(10, True), full=_kpcr_grid(30, True)),
