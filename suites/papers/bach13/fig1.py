@@ -110,7 +110,9 @@ def fig1_figure(results, verdict, outdir):
         for key, color, label in curves:
             vals = np.array([[dict(zip(r.metrics["p"].astype(int), r.metrics[key])).get(k, np.nan) for k in ks]
                              for r in rows])
-            mean = np.nanmean(vals, axis=0)
+            mean = np.full(len(ks), np.nan)  # the gap is NaN beyond 2 p_op in every draw: left undrawn
+            seen = np.isfinite(vals).any(axis=0)
+            mean[seen] = np.nanmean(vals[:, seen], axis=0)
             keep = mean > 0  # the gap curve stops where L predicts better than K (as the paper's)
             if key == "gap" and (~keep).any():
                 keep[np.argmax(~keep):] = False
