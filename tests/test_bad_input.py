@@ -482,3 +482,20 @@ def test_a_complex_data_file_is_refused(tmp_path):
     np.savez(tmp_path / "c.npz", X=np.ones((5, 2)) * (1 + 1j))
     with pytest.raises(ValueError, match="array 'X' must hold real numbers, got dtype complex128"):
         load_user_data(tmp_path / "c.npz")
+
+
+def test_a_data_file_too_small_for_sterge20_digits_is_a_usage_error(tmp_path, capsys):
+    from kpca_suite.suites import cli
+    np.savez(tmp_path / "small.npz", X=np.random.default_rng(0).random((60, 8)))
+    code = cli.main(["run", "sterge20.digits", "--profile", "ci", "--data", str(tmp_path / "small.npz"),
+                     "--out", str(tmp_path / "r")])
+    err = capsys.readouterr().err
+    assert code == 2 and "60 rows" in err and "needs at least 100 rows" in err and "Traceback" not in err
+    assert not (tmp_path / "r" / "results.sqlite").exists()
+
+
+def test_the_bad_input_matrix_refuses_every_case_with_a_clear_error():
+    from tests.bad_input_matrix import matrix
+    rows = matrix()
+    bad = [f"{got}: {target} <- {name}: {msg[:120]}" for target, name, got, msg in rows if got != "clear"]
+    assert len(rows) > 200 and not bad, "\n".join(bad)

@@ -69,6 +69,10 @@ def _digits_cells(reps, claim_id, options):
     extra = {"digit": int(options["digit"])} if options.get("digit") is not None else {}
     n = len(_digits_data({"data": data, **extra}))
     ms = [m for m in DIGITS_MS if m <= n]
+    if not ms:
+        raise ValueError(f"--data {data}: {n} rows{' with that digit' if extra else ''}; the claim compares "
+                         f"Nyström with m in {DIGITS_MS} landmarks against exact KPCA and needs at least "
+                         f"{min(DIGITS_MS)} rows")
     cells = [Cell.make(claim_id, "ekpca", n, 0, data=str(data), **extra)]
     cells += [Cell.make(claim_id, "nystrom", n, seed, data=str(data), m=m, **extra)
               for m in ms for seed in range(reps)]
