@@ -14,7 +14,9 @@ A claim declares one (or :class:`AllOf` several) with its numbers:
 :class:`SlopeDifference`   the slopes of two metrics differ by an amount in a band;
 :class:`WithErratum`       a rule, with the paper's literal form of a bound reported beside it;
 :class:`WhereExposed`      a rule on the cells where an optional metric could be computed;
-:class:`NoWorseThanBaseline` no method significantly worse than a baseline (paired ratio CIs).
+:class:`NoWorseThanBaseline` no method significantly worse than a baseline (paired ratio CIs);
+:class:`ProbableBound`     a bound that may fail with probability delta per cell (binomial test);
+:class:`ForEachMethod`     one rule per method present, combined.
 
 Each recipe says which metrics it reads (``reads``), so that a claim declaring its
 metrics is checked when it is declared: a misspelt name fails at import, not after
@@ -357,19 +359,22 @@ class MeanAtMost:
     a metric whose expectation is the same in every cell, e.g. a ratio to its exact
     expected value, or a level pooled over a sweep). ``name`` keys the measured
     number when a claim judges the same metric twice (default ``mean_<metric>`` or
-    ``max_mean_<metric>``)."""
+    ``max_mean_<metric>``); ``method`` restricts the rule to one method's cells."""
 
     metric: str
     tol: float
     what: str
     x: Optional[str] = "n"
     name: Optional[str] = None
+    method: Optional[str] = None
 
     @property
     def reads(self) -> frozenset:
         return frozenset((self.metric,))
 
     def __call__(self, results, profile) -> Outcome:
+        if self.method is not None:
+            results = [r for r in results if r.cell.method == self.method]
         bad = nonfinite(results, self.reads, self.name or f"mean_{self.metric}")
         if bad is not None:
             return bad
@@ -651,3 +656,74 @@ class NoWorseThanBaseline:
                      f"{r:.3f} [{lo:.3f}, {hi:.3f}] (fails above {1 + self.margin:.2f})")
         return Outcome(combine(parts), head + ". " + ". ".join(texts), [], measured,
                        {"max_lower_ci_at_most": 1 + self.margin, "max_step_below": 1.0})
+
+
+@dataclass(frozen=True)
+class ProbableBound:
+    """A bound that holds with probability at least 1 - ``delta`` per cell: ``metric`` <=
+    ``bound`` may fail in a few cells, and the rule fails only when the number of
+    violations v among N cells is implausible, i.e. when the binomial probability of v or
+    more violations at rate ``delta`` is below ``alpha``. It is inconclusive when the
+    bound is vacuous (>= the cell's ``ceiling`` metric, the largest value the quantity can
+    take) in every cell. Draws the values under the bound (a ``Fit`` of kind "bound") and
+    reports the median slack bound / metric."""
+
+    metric: str
+    bound: str
+    delta: float
+    label: str
+    bound_label: str
+    ceiling: Optional[str] = None
+    ylabel: str = "metric"
+    alpha: float = 0.01
+    name: str = "bound"
+
+    @property
+    def reads(self) -> frozenset:
+        return frozenset(m for m in (self.metric, self.bound, self.ceiling) if m is not None)
+
+    def __call__(self, results, profile) -> Outcome:
+        bad = nonfinite(results, self.reads, self.name)
+        if bad is not None:
+            return bad
+        from scipy.stats import binom  # about a second to import: only when judging
+
+        value = np.array([r.metrics[self.metric] for r in results], dtype=float)
+        bound = np.array([r.metrics[self.bound] for r in results], dtype=float)
+        v = int(np.sum(value > bound))
+        p = float(binom.sf(v - 1, len(value), self.delta)) if v else 1.0
+        informative = len(value) if self.ceiling is None else int(np.sum(
+            bound < np.array([r.metrics[self.ceiling] for r in results], dtype=float)))
+        status = "fails" if p < self.alpha else "inconclusive" if informative == 0 else "holds"
+        slack = float(np.median(bound / value))
+        x, Y = collect(results, self.metric)
+        _, B = collect(results, self.bound)
+        fit = Fit(self.label, x, Y, kind="bound", reference=np.nanmean(B, axis=1), reference_label=self.bound_label,
+                  ylabel=self.ylabel)
+        summary = (f"{self.metric} > {self.bound_label} in {v}/{len(value)} cells (binomial p = {p:.3g} at rate "
+                   f"{self.delta:g}); median slack bound/{self.metric} {slack:.3g}"
+                   + (f"; non-vacuous (< {self.ceiling}) in {informative}/{len(value)} cells" if self.ceiling else ""))
+        return Outcome(status, summary, [fit],
+                       {f"{self.name}_violations": v, f"{self.name}_p": p, f"{self.name}_median_slack": slack,
+                        f"{self.name}_nonvacuous_cells": informative},
+                       {f"{self.name}_violation_rate_at_most": self.delta})
+
+
+@dataclass(frozen=True)
+class ForEachMethod:
+    """``rule_for(method)`` applied to every method present in the results (in the order of
+    ``methods``, those absent skipped; by default every method present, in order of
+    appearance), the statuses combined as by :class:`AllOf`: the same statement judged for
+    each of several implementations, of which a planted fault may run only some."""
+
+    rule_for: Callable
+    methods: tuple = ()
+
+    @property
+    def reads(self) -> frozenset:
+        return frozenset().union(*(judged_metrics(self.rule_for(m)) for m in self.methods))
+
+    def __call__(self, results, profile) -> Outcome:
+        present = list(dict.fromkeys(r.cell.method for r in results))
+        methods = [m for m in (self.methods or present) if m in present]
+        return AllOf(*(self.rule_for(m) for m in methods))(results, profile)

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from kpca_suite.suites.claim import Cell, Result
-from kpca_suite.suites.judging import (AllOf, AllWithin, CoverageAtLeast, CurvesClose, MeanAtMost,
-                                       NoWorseThanBaseline, OrderingHolds, SlopeDifference, SlopeInBand, UnderBound,
-                                       Where, WhereExposed, WithErratum)
+from kpca_suite.suites.judging import (AllOf, AllWithin, CoverageAtLeast, CurvesClose, ForEachMethod, MeanAtMost,
+                                       NoWorseThanBaseline, OrderingHolds, ProbableBound, SlopeDifference, SlopeInBand,
+                                       UnderBound, Where, WhereExposed, WithErratum)
 
 NS = (64, 128, 256, 512, 1024, 2048)
 
@@ -46,6 +46,8 @@ RULES = {
     "NoWorseThanBaseline": NoWorseThanBaseline("b", "err", 0.1, x="n"),
     "WhereExposed": WhereExposed("bound", MeanAtMost("err", 1.0, "err")),
     "WithErratum": WithErratum(MeanAtMost("err", 1.0, "err"), "bound", 1.0, "a literal bound"),
+    "ProbableBound": ProbableBound("err", "bound", 0.05, "err", "2 err"),
+    "ForEachMethod": ForEachMethod(lambda method: MeanAtMost("err", 1.0, "err", method=method, name=method), ("a", "b")),
 }
 PLANTED = {"SlopeInBand": "err", "AllWithin": "dev", "AllWithin(all)": "covered", "CoverageAtLeast": "covered",
            "AllOf": "dev"}
@@ -83,3 +85,28 @@ def test_no_worse_than_baseline_fails_a_method_twice_as_bad():
     out = NoWorseThanBaseline("a", "err", 0.1, x="n")(results, "ci")
     assert out.status == "fails" and "b is worse than a at n = 64-2048, by 100%" in out.summary
     assert NoWorseThanBaseline("b", "err", 0.1, x="n")(results, "ci").status == "holds"
+
+
+def test_probable_bound_tolerates_rare_violations_and_fails_frequent_ones():
+    results = sweep()  # 60 cells
+    for r in results[:2]:
+        r.metrics["bound"] = 0.5 * r.metrics["err"]
+    assert ProbableBound("err", "bound", 0.05, "err", "b")(results, "ci").status == "holds"  # 2/60 at rate 0.05
+    for r in results[:12]:
+        r.metrics["bound"] = 0.5 * r.metrics["err"]
+    out = ProbableBound("err", "bound", 0.05, "err", "b")(results, "ci")
+    assert out.status == "fails" and "in 12/60 cells" in out.summary
+    for r in results:
+        r.metrics["ceiling"] = r.metrics["err"]  # every bound at or above the largest possible value
+    assert ProbableBound("err", "bound", 0.5, "err", "b", ceiling="ceiling")(results[12:], "ci").status == \
+        "inconclusive"
+
+
+def test_for_each_method_judges_only_the_methods_present():
+    def rule(method):
+        return MeanAtMost("err", 0.2, "err", method=method, name=f"{method}_err")
+    results = sweep()
+    both = ForEachMethod(rule, ("a", "b", "absent"))(results, "ci")
+    assert both.status == "fails" and set(both.measured) == {"a_err", "b_err"}  # b's mean reaches 0.25
+    only_a = ForEachMethod(rule, ("a", "b"))([r for r in results if r.cell.method == "a"], "ci")
+    assert only_a.status == "holds" and set(only_a.measured) == {"a_err"}

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
 from kpca_suite.methods import UniformLandmarks
 from kpca_suite.theory import octaves, poly_grid, smallest_n
 
-from ...claim import Claim, Fault, Grid, Outcome, PerProfile, Tolerance
-from ...judging import AllOf, SlopeInBand, collect
+from ...claim import Claim, Fault, Grid, PerProfile, Tolerance
+from ...judging import AllOf, ForEachMethod, MeanAtMost, SlopeInBand
 from ..sterge20.rates import RATIO_FLOOR
 from ._common import ALPHA, BASE, ESTIMATORS, FOURIER, STRATEGIES, THETA, _fault_keep, _faults, population_experiment
 
@@ -53,23 +52,6 @@ def _band_above(width, ref):
     return (-np.inf, ref + width)
 
 
-@dataclass(frozen=True)
-class _MaxMeanOf:
-    """The largest per-n seed mean of ``metric`` for one method is at most ``tol``."""
-
-    metric: str
-    method: str
-    tol: float
-
-    def __call__(self, results, profile) -> Outcome:
-        _, Y = collect(results, self.metric, self.method)
-        worst = float(np.nanmax(np.nanmean(Y, axis=1)))
-        name = f"{self.method}_max_mean_{self.metric}"
-        return Outcome("holds" if worst <= self.tol else "fails",
-                       f"{self.method}: max mean R/R_C,l {worst:.3f} (<= {self.tol:g})", [], {name: worst},
-                       {f"{name}_at_most": self.tol})
-
-
 RATE_SLOPE_WIDTH = 0.05
 
 
@@ -82,32 +64,16 @@ RATE_RATIO_MAX = 1.3
 RATE_RATIO_SLOPE = 0.0
 
 
-@dataclass(frozen=True)
-class RatesKept:
-    """For every strategy present: slope of the seed-mean R vs n at most the exact
-    R_{C,l} slope + 0.05 (CI inside); seed-mean R / R_{C,l} <= RATE_RATIO_MAX at every n,
-    and never below 1 in any cell (impossible for a rank-l projector); and the slope of
-    log(R / R_{C,l}) <= 0 (CI inside): the ratio to the optimum does not grow along the grid."""
-
-    def __call__(self, results, profile) -> Outcome:
-        methods = [s for s in STRATEGIES if any(r.cell.method == s for r in results)]
-        rules = []
-        for s in methods:
-            rules += [SlopeInBand("R", band=functools.partial(_band_above, RATE_SLOPE_WIDTH), label=s,
-                                  ylabel="population R(P)", reference="R_C", method=s, name=f"{s}_slope"),
-                      _MaxMeanOf("ratio", s, RATE_RATIO_MAX),
-                      SlopeInBand("ratio", band=(-np.inf, RATE_RATIO_SLOPE), label=s, ylabel="R / R_C,l",
-                                  method=s, name=f"{s}_ratio_slope", impossible=RATIO_FLOOR)]
-        out = AllOf(*rules)(results, profile)
-        m = out.measured
-        ref = out.predicted.get(f"{methods[0]}_slope_predicted", float("nan"))
-        lines = [f"{s} {m[f'{s}_slope']:+.3f} [{m[f'{s}_slope_ci_low']:+.3f}, {m[f'{s}_slope_ci_high']:+.3f}], "
-                 f"R/R_C,l <= {m[f'{s}_max_mean_ratio']:.2f}, ratio slope {m[f'{s}_ratio_slope']:+.3f} "
-                 f"[{m[f'{s}_ratio_slope_ci_low']:+.3f}, {m[f'{s}_ratio_slope_ci_high']:+.3f}]" for s in methods]
-        out.summary = (f"slope of R vs n (exact R_C,l: {ref:+.3f}; band <= {ref + RATE_SLOPE_WIDTH:+.3f}), "
-                       f"max R/R_C,l (<= {RATE_RATIO_MAX:g}), slope of R/R_C,l (<= {RATE_RATIO_SLOPE:g}): "
-                       + "; ".join(lines))
-        return out
+def rates_kept(s):
+    """For strategy ``s``: slope of the seed-mean R vs n at most the exact R_{C,l} slope
+    + 0.05 (CI inside); seed-mean R / R_{C,l} <= RATE_RATIO_MAX at every n, and never below
+    1 in any cell (impossible for a rank-l projector); and the slope of log(R / R_{C,l})
+    <= 0 (CI inside): the ratio to the optimum does not grow along the grid."""
+    return AllOf(SlopeInBand("R", band=functools.partial(_band_above, RATE_SLOPE_WIDTH), label=s,
+                             ylabel="population R(P)", reference="R_C", method=s, name=f"{s}_slope"),
+                 MeanAtMost("ratio", RATE_RATIO_MAX, f"{s} R/R_C,l", method=s, name=f"{s}_max_mean_ratio"),
+                 SlopeInBand("ratio", band=(-np.inf, RATE_RATIO_SLOPE), label=s, ylabel="R / R_C,l", method=s,
+                             name=f"{s}_ratio_slope", impossible=RATIO_FLOOR))
 
 
 def short_budget_uniform(m, s):
@@ -138,7 +104,7 @@ CLAIMS = [
         estimators=ESTIMATORS,
         experiment=population_experiment,
         grid=PerProfile(ci=_rate_grid("ci"), quick=_rate_grid("quick"), full=_rate_grid("full")),
-        judge=RatesKept(),
+        judge=ForEachMethod(rates_kept, STRATEGIES),
         tolerance=Tolerance(
             "per rule: slope CI <= reference + 0.05 (one-sided, catching up with R_C,l is allowed, as "
             "sterge20.als); max seed-mean R/R_C,l <= 1.3 (was 1.5) and no cell below 1 (impossible); slope CI "

@@ -11,8 +11,8 @@ from kpca_suite.theory import default_J, ekpca_population_error
 from kpca_suite.theory.bounds import ekpca_bound_eq17, nystrom_bound_eq15
 from kpca_suite.theory.effective_dimension import effective_dimension, max_effective_dimension
 
-from ...claim import Cell, Claim, Fault, Fit, Grid, Outcome, PerProfile, Tolerance
-from ...judging import collect
+from ...claim import Cell, Claim, Fault, Grid, PerProfile, Tolerance
+from ...judging import AllOf, ProbableBound
 from ...roles import Subject
 from ._common import RATE_DATA, _population_R, _sample_features, uniform_nystrom
 
@@ -54,45 +54,6 @@ def bound_experiment(cell: Cell, estimators) -> dict:
             "trace": float(model.eigenvalues.sum())}
 
 
-def judge_bound(results, profile) -> Outcome:
-    """A cell violates (15) with probability at most 2 delta, (17) at most delta. The
-    claim fails when the violation count is implausible under that (binomial
-    p < 0.01); it is inconclusive when every bound is vacuous (>= tr C, the largest
-    possible R)."""
-    R = np.array([r.metrics["R_nys"] for r in results])
-    Re = np.array([r.metrics["R_ekpca"] for r in results])
-    b15 = np.array([r.metrics["bound15"] for r in results])
-    b17 = np.array([r.metrics["bound17"] for r in results])
-    tr = np.array([r.metrics["trace"] for r in results])
-    v15, v17 = int((R > b15).sum()), int((Re > b17).sum())
-    from scipy.stats import binom  # about a second to import: only when judging
-
-    p15 = float(binom.sf(v15 - 1, len(R), 2 * BOUND_DELTA)) if v15 else 1.0
-    p17 = float(binom.sf(v17 - 1, len(R), BOUND_DELTA)) if v17 else 1.0
-    nonvacuous = int((b15 < tr).sum())
-    if p15 < 0.01 or p17 < 0.01:
-        status = "fails"
-    elif nonvacuous == 0:
-        status = "inconclusive"
-    else:
-        status = "holds"
-    slack15, slack17 = float(np.median(b15 / R)), float(np.median(b17 / Re))
-    summary = (f"violations: eq.(15) {v15}/{len(R)} (p = {p15:.3g}), eq.(17) {v17}/{len(R)} (p = {p17:.3g}); "
-               f"median slack bound/R: {slack15:.0f} (15), {slack17:.0f} (17); "
-               f"non-vacuous (bound < tr C) in {nonvacuous}/{len(R)} cells")
-    fits = []
-    for method, metric, bound, eq in (("uniform Nyström", "R_nys", "bound15", "15"),
-                                      ("EKPCA", "R_ekpca", "bound17", "17")):
-        x, Y = collect(results, metric)
-        _, Yb = collect(results, bound)
-        fits.append(Fit(f"{method}: R(P)", x, Y, kind="bound", reference=np.nanmean(Yb, axis=1),
-                        reference_label=f"bound (eq. {eq})", ylabel="population R(P)"))
-    return Outcome(status, summary, fits,
-                   {"violations15": v15, "violations17": v17, "median_slack15": slack15,
-                    "median_slack17": slack17, "nonvacuous_cells": nonvacuous},
-                   {"violation_rate15_at_most": 2 * BOUND_DELTA, "violation_rate17_at_most": BOUND_DELTA})
-
-
 class RandomSubspaceNystrom(NystromKPCA):
     """A valid projector (orthonormal in the RKHS) onto a random k-dimensional
     subspace of the landmark span instead of the top principal one."""
@@ -128,7 +89,10 @@ CLAIMS = [
                                params=dict(decay="exp", rate=BOUND_TAU, J=default_J("exp", BOUND_TAU), ell=BOUND_ELL,
                                            delta=BOUND_DELTA), methods=("uniform",))
                           for pr in ("ci", "quick", "full"))),
-        judge=judge_bound,
+        judge=AllOf(ProbableBound("R_nys", "bound15", 2 * BOUND_DELTA, "uniform Nyström: R(P)", "bound (eq. 15)",
+                                  ceiling="trace", ylabel="population R(P)", name="eq15"),
+                    ProbableBound("R_ekpca", "bound17", BOUND_DELTA, "EKPCA: R(P)", "bound (eq. 17)",
+                                  ceiling="trace", ylabel="population R(P)", name="eq17")),
         tolerance=Tolerance("binomial p >= 0.01 for the violation counts; inconclusive if every bound is vacuous",
                             "no measurement recorded"),
         faults=(Fault("random-subspace", "a valid projector onto a random subspace of the landmark span, "
