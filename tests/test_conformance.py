@@ -223,3 +223,44 @@ def test_run_fresh_recomputes_and_keeps_the_old_cells_apart(tmp_path):
         kept = store.conn.execute("SELECT COUNT(*) FROM superseded").fetchone()[0]
     assert f"--fresh: {n} stored cell(s) set aside" in again.stderr and "resumed" not in again.stderr
     assert kept == n > 0
+
+
+def _top_subspace(K, k, centre):
+    """The projector onto the top-k eigenvectors of K (double-centred when ``centre``)."""
+    if centre:
+        J = np.eye(len(K)) - 1.0 / len(K)
+        K = J @ K @ J
+    _, V = np.linalg.eigh(K)
+    V = V[:, ::-1][:, :k]
+    return V @ V.T
+
+
+@pytest.mark.parametrize("name", sorted(ADAPTERS))
+def test_each_adapter_computes_what_ours_does_on_the_same_input(name):
+    """Pinned against our own kernel on the same input: a feature map's Z Z^T is K (exactly
+    with every point a landmark or an exact method, within the Monte Carlo error of 4000
+    random features), and an exact or whole-budget projection spans the top-k eigenvectors
+    of K, centred as the adapter says it centres. A wrong gamma, kernel or centring passed
+    to a library fails here, not only in a claim."""
+    adapter = ADAPTERS[name]
+    if not adapter.available():
+        pytest.skip(f"{adapter.requires} not installed")
+    X = np.random.default_rng(3).uniform(0.0, 1.0, size=(30, 3))
+    kernel = Kernel("gaussian", gamma=0.7)
+    K = kernel.block(X)
+    random = adapter.kind == "random-features"
+    budget = 4000 if random else len(X)
+    for role in adapter.roles:
+        if role == "kernel-approximation":
+            tol = 0.1 if random else 1e-6
+            try:
+                est = adapter.factory(n_components=None, budget=budget, kernel=kernel, random_state=0)
+            except ValueError:  # a projection only: rank n - 1, short of K by its smallest eigenvalue
+                est = adapter.factory(n_components=len(X) - 1, budget=budget, kernel=kernel, random_state=0)
+                tol += np.linalg.eigvalsh(K)[0]
+            Z = est.fit(X).transform(X)
+            assert np.abs(Z @ Z.T - K).max() <= tol, name
+        elif role == "kpca-projection" and not random:
+            Z = adapter.factory(n_components=3, budget=budget, kernel=kernel, random_state=0).fit(X).transform(X)
+            P = Z @ np.linalg.pinv(Z)
+            assert np.abs(P - _top_subspace(K, 3, adapter.centred)).max() <= 1e-6, name
