@@ -138,3 +138,22 @@ def spoilt(how):
 
 spoilt_nan, spoilt_inf, spoilt_transposed = Spoilt("nan"), Spoilt("inf"), Spoilt("transposed")
 spoilt_short, spoilt_1D, spoilt_complex = Spoilt("short"), Spoilt("1-D"), Spoilt("complex")
+
+
+class _CollapsedStreaming(PlainRFF):
+    """A streaming KPCA whose basis collapses: partial_fit keeps the first chunk's map,
+    and transform returns k copies of one score column (k columns, one direction)."""
+
+    def partial_fit(self, X):
+        if not hasattr(self, "omega_"):
+            self.fit(X)
+        return self
+
+    def transform(self, X):
+        Z = super().transform(X)
+        return np.repeat(Z[:, :1], Z.shape[1], axis=1)
+
+
+def collapsed_streaming(n_components, budget, kernel, random_state):
+    """A streaming-kpca factory with the collapsed basis of :class:`_CollapsedStreaming`."""
+    return _CollapsedStreaming(n_components, budget, kernel, random_state)

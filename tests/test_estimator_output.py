@@ -90,3 +90,11 @@ def test_check_never_passes_vacuously():
         check(ext.nystrom, claims=["sterge20.identities"], profile="ci")
     with pytest.raises(ValueError, match="no claim or paper named 'no.such-claim'"):
         check(ext.nystrom, claims=["no.such-claim"], profile="ci")
+
+
+def test_a_collapsed_basis_fails_the_claim_naming_the_rank():
+    """Outside code written as a library would: its k scores span one direction. The
+    metric used to raise 'Singular matrix' in every cell (inconclusive: cells missing)."""
+    verdict = check(ext.collapsed_streaming, claims=["ullah18.rate-oja"], profile="ci")["ullah18.rate-oja"]
+    assert verdict.status == "fails", verdict.summary
+    assert "functions span 1 < 3 dimensions" in verdict.summary and "collapsed basis" in verdict.summary

@@ -12,7 +12,7 @@ from kpca_suite.theory.mehler import MehlerModel
 
 from ...claim import PerProfile
 from ...probes import stream
-from ...roles import build
+from ...roles import EstimatorDefect, build
 
 GAMMA = 1.0 / (2 * 0.7**2)   # exp(-(x-y)^2 / (2 l^2)) with length scale l = 0.7
 
@@ -66,6 +66,19 @@ CHUNK = 256  # rows per partial_fit of a streaming estimator
 def rf_erm(n_components, budget, kernel, random_state) -> RFERM:
     """RF-ERM (App. D.1): the top-k eigenvectors of C_hat_m = Z^T Z / n, m = ``budget``."""
     return RFERM(n_components, budget, kernel, "cos", random_state=random_state)
+
+
+def full_rank_gram(G, cell) -> np.ndarray:
+    """G = <f_i, f_j>_rho of the fitted functions, or :class:`~suites.roles.EstimatorDefect`
+    when they span fewer than k dimensions (eigenvalues of G at or below 1e-10 of the
+    largest): a collapsed basis is a finding about the estimator, named in the verdict,
+    not a singular solve inside the metric."""
+    ev = np.linalg.eigvalsh((G + G.T) / 2)
+    rank = int(np.sum(ev > 1e-10 * max(ev[-1], 0.0))) if ev[-1] > 0 else 0
+    if rank < G.shape[0]:
+        raise EstimatorDefect(f"{cell.claim}: the fitted map's {G.shape[0]} functions span {rank} < "
+                              f"{G.shape[0]} dimensions at n = {cell.n} (a collapsed basis)")
+    return G
 
 
 def _fitted(cell, estimators, role, random_state):

@@ -16,7 +16,7 @@ from kpca_suite.theory.rf_objective import projected_objective
 from ...claim import Claim, Fault, Grid, PerProfile, Tolerance
 from ...judging import SlopeInBand
 from ...roles import Subject
-from ._common import CHUNK, MEHLER, NS, K, _fitted, _model, _population, _seed_int, rf_erm
+from ._common import CHUNK, MEHLER, NS, K, _fitted, _model, _population, _seed_int, full_rank_gram, rf_erm
 
 OJA_QR_EVERY = 8  # the span does not depend on it (kernels/oja.py); 1.8x faster than 1 at m = 816
 
@@ -86,7 +86,7 @@ def rate_experiment(cell, estimators) -> dict:
     role = "streaming-kpca" if cell.method == "rf-oja" else "kpca-projection"
     model, est = _fitted(cell, estimators, role, _seed_int(cell, "features"))
     pop = model.feature_population(est.transform)
-    return {"excess_proj": model.optimum(K) - projected_objective(pop.C, pop.M)}
+    return {"excess_proj": model.optimum(K) - projected_objective(full_rank_gram(pop.C, cell), pop.M)}
 
 
 # -- planted faults --------------------------------------------------------------------------
