@@ -19,6 +19,10 @@ def _faults(claim) -> str:
     return "; ".join(f"{f.name} ({f.description}) must give {f.expect}" for f in claim.faults)
 
 
+def _estimand(centred) -> str:
+    return {True: "centred", False: "uncentred", None: "centred or uncentred, one estimand"}[centred]
+
+
 def markdown(claims) -> str:
     """The catalogue of ``claims`` as Markdown, grouped by paper."""
     lines = ["# Catalogue of claims", "",
@@ -46,7 +50,7 @@ def markdown(claims) -> str:
                       f"- **metric**: {c.metric}",
                       f"- **estimators**: {', '.join(f'`{name}`' for name in c.estimators)}",
                       *([f"- **role**: `{c.subject.role}` (`{c.subject.estimator}`; "
-                         f"{'centred' if c.subject.centred else 'uncentred'}, {c.subject.kernel} kernel; budget: "
+                         f"{_estimand(c.subject.centred)}, {c.subject.kernel} kernel; budget: "
                          f"{c.subject.budget}" + (f"; the metric needs {c.subject.needs}" if c.subject.needs else "")
                          + "): `kpca-suite run --estimator` runs another implementation"] if c.subject else []),
                       f"- **prediction**: {c.prediction}",

@@ -111,7 +111,7 @@ def variant(claim, estimator: Estimator):
 
 def other_estimand(claim, estimator: Estimator) -> Optional[str]:
     """Why the estimator computes something else than the claim's estimand, or None."""
-    if estimator.centred is None or estimator.centred == claim.subject.centred:
+    if None in (estimator.centred, claim.subject.centred) or estimator.centred == claim.subject.centred:
         return None
     return ("centres in feature space; the claim's estimand is uncentred" if estimator.centred
             else "does not centre; the claim's estimand is centred")

@@ -150,7 +150,8 @@ class Subject:
     """What a claim checks, as a role: ``role`` (a key of :data:`ROLES`),
     ``estimator`` (the key of the claim's ``estimators`` that fills it; the
     experiment calls it as a role factory), ``centred`` (whether the claim's
-    estimand is centred in feature space), ``budget`` (what the claim grants, in
+    estimand is centred in feature space; None when centred and uncentred
+    implementations share it, as on a zero-mean model), ``budget`` (what the claim grants, in
     words) and ``needs`` (what the metric needs beyond the role's methods, in
     words, or ""); ``probe`` the settings (``n_components``, ``budget``) of the
     up-front check that a factory builds an object of the role, before any cell runs;
@@ -159,7 +160,7 @@ class Subject:
 
     role: str
     estimator: str
-    centred: bool
+    centred: Optional[bool]
     kernel: str
     budget: str
     needs: str = ""

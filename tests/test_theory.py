@@ -427,3 +427,23 @@ def test_smallest_n_inverts_a_budget_rule_like_a_linear_scan(m):
     assert smallest_n(rule, m) == n
     with pytest.raises(ValueError, match="m must be > 0"):
         smallest_n(rule, 0)
+
+
+@pytest.mark.parametrize("decay,rate,J", [("poly", 2.0, 64), ("exp", 0.25, None), ("exp", 2.0, 9)])
+def test_zero_mean_twin_has_mean_zero_and_the_same_covariance(decay, rate, J):
+    """On an equispaced grid of N > 2 * (highest frequency) points, means and second
+    moments of trigonometric polynomials are exact: the twin's mean feature row is 0,
+    its covariance diag(lambda) (centred and uncentred alike), and kappa the sup of
+    k(x, x); the plain model's mean is sqrt(lambda_1) e_1."""
+    twin, plain = FourierModel(decay, rate, J, zero_mean=True), FourierModel(decay, rate, J)
+    x = np.arange(4 * twin.J + 8) / (4 * twin.J + 8)
+    Phi = twin.features(x)
+    assert Phi.shape == (len(x), twin.J)
+    np.testing.assert_allclose(Phi.mean(axis=0), 0.0, atol=1e-13)
+    np.testing.assert_allclose(Phi.T @ Phi / len(x), np.diag(twin.eigenvalues), atol=1e-13)
+    assert twin.kappa == pytest.approx(float(np.max(np.sum(Phi**2, axis=1))), rel=1e-12)
+    mean = plain.features(x).mean(axis=0)
+    assert mean[0] == pytest.approx(np.sqrt(plain.eigenvalues[0])) and np.allclose(mean[1:], 0.0, atol=1e-13)
+    assert np.array_equal(plain.basis_weights, plain.eigenvalues)
+    with pytest.raises(TypeError, match="zero_mean"):
+        FourierModel(decay, rate, J, zero_mean="yes")

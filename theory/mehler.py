@@ -27,10 +27,25 @@ repeats them).
 Population integrals (the RF covariance C_m, <f, g>_rho, <f, L g>_rho) use
 Gauss-Hermite quadrature: a tensor grid of ``n_nodes`` nodes per coordinate,
 exact for polynomials of degree < 2 n_nodes times the Gaussian weight.
+
+Centred. The mean embedding m(x) = E_y k(x, y) is not zero, and the centred
+covariance operator Sigma = C - mu (x) mu acts on L^2(rho) as the integral operator
+of the centred kernel
+
+.. math::  k_c(x, y) = k(x, y) - m(x) - m(y) + E_{x', y'} k(x', y'),
+
+which has no closed-form spectrum. On the quadrature nodes x_q with weights w_q it is
+the matrix K_c = (I - 1 w^T) K (I - w 1^T), and the eigenpairs of
+W^{1/2} K_c W^{1/2} = U Lambda U^T (W = diag(w)) are its eigenvalues and its
+eigenfunctions at the nodes, psi_j(x_q) = U_qj / sqrt(w_q) (the Nyström method with
+Gauss-Hermite weights, exponentially accurate for this analytic kernel: the same
+construction without the centring gives Mehler's closed-form eigenvalues to 1e-13,
+tests/test_mehler.py).
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from itertools import product
 
@@ -199,6 +214,43 @@ class MehlerModel:
         weights = np.array([np.prod(w) for w in product(*[r[1] for r in rules])])
         return nodes, weights
 
+    def centred_spectrum(self):
+        """The centred operator (module docstring) on the quadrature grid: its
+        eigenvalues Lambda (descending, round-off negatives clipped to 0) and U with
+        W^{1/2} K_c W^{1/2} = U diag(Lambda) U^T. O(N^3) for N = n_nodes^d nodes."""
+        return _centred_spectrum(self.gamma, self.data_vars, self.n_nodes)
+
+    def centred_optimum(self, k: int) -> float:
+        """sum_{i <= k} of the centred eigenvalues: the optimal centred KPCA objective."""
+        k = check_positive(k, "k", integer=True)
+        return float(self.centred_spectrum()[0][:k].sum())
+
+    def centred_feature_population(self, features) -> "FeaturePopulation":
+        """Population moments of a finite map f(x) in R^k (a centring estimator's
+        ``transform``: the scores of the centred projection) against the centred
+        operator:
+
+        C = E_rho[f(x) f(x)^T], the second moment about 0, so a map whose scores keep
+        a mean (centred in ``fit`` but not in ``transform``) counts it against itself,
+        M = E_{x, y}[f(x) k_c(x, y) f(y)^T] = sum_j Lambda_j a_j a_j^T,
+        a_j = <psi_j, f>_rho (k_c removes constants, so M is that of f - E f).
+
+        tr(C^{-1} M) is at most the centred optimum, with equality for the top
+        centred eigenfunctions; ``coef`` and ``eigenvalues`` are those of the centred
+        operator, complete on the grid.
+        """
+        nodes, w = self.quadrature()
+        F = self._features_at(features, nodes)
+        lam, U = self.centred_spectrum()
+        coef = U.T @ (F * np.sqrt(w)[:, None])
+        return FeaturePopulation(F.T @ (F * w[:, None]), (coef * lam[:, None]).T @ coef, coef, lam)
+
+    def _features_at(self, features, nodes) -> np.ndarray:
+        F = np.asarray(features(nodes), dtype=np.float64)
+        if F.ndim != 2 or F.shape[0] != nodes.shape[0]:
+            raise ValueError(f"features must map (N, {self.d}) nodes to an (N, m) array, got {F.shape}")
+        return F
+
     def feature_population(self, features) -> "FeaturePopulation":
         """Population Gram matrices of a finite feature map f(x) in R^m (e.g. a
         drawn random Fourier feature map's ``transform``), by quadrature:
@@ -212,13 +264,26 @@ class MehlerModel:
         (error <= dropped_mass * max ||f||^2).
         """
         nodes, w = self.quadrature()
-        F = np.asarray(features(nodes), dtype=np.float64)
-        if F.ndim != 2 or F.shape[0] != nodes.shape[0]:
-            raise ValueError(f"features must map (N, {self.d}) nodes to an (N, m) array, got {F.shape}")
+        F = self._features_at(features, nodes)
         Fw = F * w[:, None]
         coef = self.eigenfunctions(nodes).T @ Fw
         lam = self.eigenvalues
         return FeaturePopulation(F.T @ Fw, (coef * lam[:, None]).T @ coef, coef, lam)
+
+
+@functools.lru_cache(maxsize=8)
+def _centred_spectrum(gamma: float, data_vars: tuple, n_nodes: int):
+    """:meth:`MehlerModel.centred_spectrum`, once per model."""
+    nodes, w = MehlerModel(gamma, data_vars, n_nodes).quadrature()
+    sq = np.sum(nodes**2, axis=1)
+    K = np.exp(-gamma * np.maximum(sq[:, None] + sq[None, :] - 2.0 * nodes @ nodes.T, 0.0))
+    Kw = K @ w
+    Kc = K - Kw[:, None] - Kw[None, :] + w @ Kw
+    r = np.sqrt(w)
+    lam, U = np.linalg.eigh(r[:, None] * Kc * r[None, :])
+    lam, U = np.clip(lam[::-1], 0.0, None), U[:, ::-1]
+    lam.flags.writeable = U.flags.writeable = False
+    return lam, U
 
 
 @dataclass(frozen=True)

@@ -89,11 +89,19 @@ class FourierModel:
         alpha > 1 for "poly", tau > 0 for "exp".
     J : int, optional
         Number of features; :func:`default_J` when omitted.
+    zero_mean : bool
+        The zero-mean twin: the constant psi_1 = 1 is left out and lambda_1, ...,
+        lambda_J weigh the next J basis functions (cos 2 pi x, sin 2 pi x, cos 4 pi x, ...),
+        each of mean zero under U[0, 1). The mean embedding E Phi(X) is then 0, so the
+        centred covariance C - mu mu^T and the uncentred C coincide (both diag(lambda)),
+        and a centred and an uncentred KPCA have one estimand. The sample mean mu_n
+        perturbs the centred C_n by mu_n mu_n^T with E||mu_n||^2 = tr(C) / n.
     """
 
     decay: str
     rate: float
     J: int | None = None
+    zero_mean: bool = False
 
     default_J = staticmethod(default_J)
 
@@ -101,6 +109,8 @@ class FourierModel:
         object.__setattr__(self, "rate", check_decay(self.decay, self.rate))
         J = default_J(self.decay, self.rate) if self.J is None else check_positive(self.J, "J", integer=True)
         object.__setattr__(self, "J", J)
+        if not isinstance(self.zero_mean, bool):
+            raise TypeError(f"zero_mean must be True or False, got {self.zero_mean!r}")
 
     @property
     def eigenvalues(self) -> np.ndarray:
@@ -109,15 +119,26 @@ class FourierModel:
         return i ** -self.rate if self.decay == "poly" else np.exp(-self.rate * i)
 
     @property
-    def kappa(self) -> float:
-        """kappa = sup_x k(x, x) = lambda_1 + 2 sum_j lambda_{2j} (Assumption 3.1).
+    def basis_weights(self) -> np.ndarray:
+        """The weight of each basis function psi_1, psi_2, ... of
+        :func:`kernels.fourier.fourier_features`: lambda itself, or (0, lambda_1, ...,
+        lambda_J) for the zero-mean twin (psi_1 = 1 has weight 0). Pairwise ordered
+        (:func:`theory.effective_dimension.check_pairwise_ordered`) either way."""
+        lam = self.eigenvalues
+        return np.concatenate(([0.0], lam)) if self.zero_mean else lam
 
-        k(x, x) = sum_i lambda_i psi_i(x)^2 and lambda_{2j} > lambda_{2j+1} (the
+    @property
+    def kappa(self) -> float:
+        """kappa = sup_x k(x, x) = w_1 + 2 sum_j w_{2j} for the basis weights w
+        (Assumption 3.1): lambda_1 + 2 sum_j lambda_{2j}, or 2 sum_j lambda_{2j-1} for
+        the zero-mean twin.
+
+        k(x, x) = sum_i w_i psi_i(x)^2 and w_{2j} > w_{2j+1} (the
         cos weight beats the sin weight of each frequency), so the sup is at
         x = 0, where every cos^2 = 1 (proof in
         :func:`theory.effective_dimension.fourier_sup`).
         """
-        return float(fourier_sup(self.eigenvalues))
+        return float(fourier_sup(self.basis_weights))
 
     @property
     def dropped_mass(self) -> float:
@@ -135,8 +156,10 @@ class FourierModel:
         return check_random_state(random_state).random(n)
 
     def features(self, x) -> np.ndarray:
-        """Phi(x), shape (n, J) (:func:`kernels.fourier.fourier_features`)."""
-        return fourier_features(x, self.eigenvalues)
+        """Phi(x), shape (n, J) (:func:`kernels.fourier.fourier_features`; for the
+        zero-mean twin without its constant column, whose weight is 0)."""
+        Phi = fourier_features(x, self.basis_weights)
+        return np.ascontiguousarray(Phi[:, 1:]) if self.zero_mean else Phi
 
     def tail(self, ell: int) -> float:
         """R_{C,ell} = sum_{i > ell} lambda_i, 0 <= ell <= J (eq. (14) with identity (13))."""

@@ -29,7 +29,8 @@ POLY_J = PerProfile(ci=1024, quick=2048, full=4096)
 
 
 def _model(p) -> FourierModel:
-    return FourierModel(p["decay"], p["rate"], p["J"])
+    """The cell's Fourier model; its zero-mean twin when the cell says ``zero_mean``."""
+    return FourierModel(p["decay"], p["rate"], p["J"], zero_mean=p.get("zero_mean", False))
 
 
 def _sample_features(cell: Cell):

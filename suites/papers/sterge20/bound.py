@@ -30,7 +30,9 @@ def _bound_setting(n, model):
     """The admissible t minimising eq. (15), and the m that Theorem 4.1(i) asks for at it.
 
     Admissible: (9 kappa / n) log(n / delta) <= t <= lambda_1. m is the literal
-    (67 v 5 N_{C,inf}(t)) log(4 kappa / (t delta)), capped at n.
+    (67 v 5 N_{C,inf}(t)) log(4 kappa / (t delta)), capped at n; N_{C,inf} is the sup over
+    x of the model's basis functions weighted by lambda / (lambda + t) (the zero-mean twin
+    has no constant among them).
     """
     lam, kappa = model.eigenvalues, model.kappa
     t_lo = 9 * kappa / n * math.log(n / BOUND_DELTA)
@@ -39,7 +41,7 @@ def _bound_setting(n, model):
     b15 = nystrom_bound_eq15(effective_dimension(lam, ts), lam_l, ts)
     b17 = ekpca_bound_eq17(effective_dimension(lam, ts), lam_l, ts)
     t = float(ts[np.argmin(b15)])
-    n_inf = float(max_effective_dimension(lam, np.array([t]))[0])
+    n_inf = float(max_effective_dimension(model.basis_weights, np.array([t]))[0])
     m = min(n, math.ceil(max(67.0, 5 * n_inf) * math.log(4 * kappa / (t * BOUND_DELTA))))
     return t, m, float(b15.min()), float(b17.min())
 

@@ -23,7 +23,7 @@ routine) and the digits estimators. Each family module holds its claims' planted
 from __future__ import annotations
 
 from ...claim import Paper
-from . import contrast, digits, estimation, lemmas, rates
+from . import centred, contrast, digits, estimation, lemmas, rates
 
 PAPER = Paper(
     key="ullah18",
@@ -60,4 +60,4 @@ PAPER = Paper(
 """,
 )
 
-CLAIMS = [*rates.CLAIMS, *estimation.CLAIMS, *contrast.CLAIMS, *lemmas.CLAIMS, *digits.CLAIMS]
+CLAIMS = [*rates.CLAIMS, *centred.CLAIMS, *estimation.CLAIMS, *contrast.CLAIMS, *lemmas.CLAIMS, *digits.CLAIMS]

@@ -82,11 +82,16 @@ def rate_experiment(cell, estimators) -> dict:
     """Population excess risk E_proj = opt - J_proj of the fitted k functions
     f(x) = transform(x), read through the role only: J_proj = tr(G^{-1} H) with
     G = <f, f>_rho and H = <f, L f>_rho by quadrature over the oracle's nodes
-    (``MehlerModel.feature_population`` of ``transform``)."""
+    (``MehlerModel.feature_population`` of ``transform``); for a cell with
+    ``centred``, L is the centred operator and opt its optimum
+    (``MehlerModel.centred_feature_population``)."""
     role = "streaming-kpca" if cell.method == "rf-oja" else "kpca-projection"
     model, est = _fitted(cell, estimators, role, _seed_int(cell, "features"))
-    pop = model.feature_population(est.transform)
-    return {"excess_proj": model.optimum(K) - projected_objective(full_rank_gram(pop.C, cell), pop.M)}
+    if cell.p.get("centred"):
+        pop, opt = model.centred_feature_population(est.transform), model.centred_optimum(K)
+    else:
+        pop, opt = model.feature_population(est.transform), model.optimum(K)
+    return {"excess_proj": opt - projected_objective(full_rank_gram(pop.C, cell), pop.M)}
 
 
 # -- planted faults --------------------------------------------------------------------------
