@@ -9,10 +9,12 @@ from kpca_suite.methods.centered_nystrom import CenteredNystromKPCA, centred_cro
 from kpca_suite.methods.exact import ExactKPCA
 from kpca_suite.methods.kpcr import KPCR
 from kpca_suite.methods.landmarks import FixedLandmarks
+from kpca_suite.methods.nystrom import NystromKPCA
 from kpca_suite.methods.subset_pca import SubsetPCA
 
 from ...claim import Cell, Claim, Fault, Grid, PerProfile, Tolerance
 from ...judging import AllWithin
+from ...roles import Subject, build
 
 
 def _rel(a, b, scale):
@@ -126,6 +128,116 @@ IDENTITIES = Claim(
 )
 
 
+# -- hallgren21.every-point: Theorem 1 at m = n for any centred Nyström ---------------------
+
+#: Relative deviations at m = n. Evidence in the claim's Tolerance.
+EVERY_POINT_RTOL = 1e-6
+
+
+def centred_nystrom(n_components, budget, kernel, random_state):
+    """The paper's centred Nyström KPCA (Theorem 1, the fast form) on ``budget`` uniform
+    landmarks, as a kpca-projection role factory."""
+    return CenteredNystromKPCA(n_components, kernel, landmarks=budget, random_state=random_state)
+
+
+def _lstsq_residual(Y, X):
+    """||Y - [1, X] B||_F / ||Y - mean(Y)||_F for the least-squares B: 0 when the columns
+    of Y are affine functions of those of X."""
+    A = np.hstack([np.ones((len(X), 1)), X])
+    B = np.linalg.lstsq(A, Y, rcond=None)[0]
+    return float(np.linalg.norm(Y - A @ B) / np.linalg.norm(Y - Y.mean(axis=0)))
+
+
+def every_point_experiment(cell: Cell, est) -> dict:
+    """A centred Nyström KPCA given every point as a landmark (budget m = n), read through
+    transform only, against centred KPCA (``est["exact"]``) on the same n points of
+    U[0,1]^3 and 40 new ones:
+
+    * ``subspace``: the larger of the two least-squares residuals of one method's scores
+      on the other's (and a constant) over the training and new points, 0 when both
+      project onto the same affine subspace (Theorem 1 at m = n);
+    * ``variances``: max_j |var_j - lambda_j| / lambda_1 between the variances of the
+      training scores, in decreasing order, and centred KPCA's eigenvalues of K'/n (the
+      scores are coordinates in an orthonormal basis, W^T W = n Lambda);
+    * ``score_means``: max_j |mean of training score j| / sd_j, 0 for a centred
+      projection (K'_nm has zero column means, so W = K'_nm U does).
+    """
+    n, k = cell.n, IDENT_K
+    rng = cell.rng()
+    X, Xt = rng.uniform(size=(n, 3)), rng.uniform(size=(40, 3))
+    kern = Kernel("gaussian", gamma=IDENT_GAMMA)
+    ny = build(est["nystrom"], "kpca-projection", cell, n_components=k, budget=n, kernel=kern,
+               random_state=cell.seed_int("landmarks")).fit(X)
+    ex = est["exact"](k, kern, center=True, solver="dense").fit(X)
+    both = np.vstack([X, Xt])
+    Zn, Ze = ny.transform(both), ex.transform(both)
+    W = Zn[:n]
+    var = np.sort(W.var(axis=0))[::-1]
+    lam = ex.eigenvalues_[:len(var)]
+    return {"subspace": max(_lstsq_residual(Zn, Ze), _lstsq_residual(Ze, Zn)) if Zn.shape[1] == k else 1.0,
+            "variances": float(np.max(np.abs(var - lam)) / lam[0]),
+            "score_means": float(np.max(np.abs(W.mean(axis=0)) / np.maximum(W.std(axis=0), 1e-300)))}
+
+
+class ForgetsToCentre(NystromKPCA):
+    """A "centred" Nyström whose fit forgets the centring (the uncentred M of
+    K_mn K_nm), while transform still subtracts the training mean's scores: the
+    uncentred subspace."""
+
+    def fit(self, X):
+        self.center = False
+        super().fit(X)
+        self.center = True
+        self._score_offset_ = self.kernel.block(X, self.basis_points_).mean(axis=0) @ self.coefficients_
+        return self
+
+
+def forgets_to_centre(n_components, budget, kernel, random_state):
+    return ForgetsToCentre(n_components, kernel, landmarks=budget, center=True, random_state=random_state)
+
+
+class UncentredTransform(CenteredNystromKPCA):
+    """Centres in fit but not in transform: kappa_m(x)^T A, without the mean's scores."""
+
+    def transform(self, X):
+        return self.kernel.block(np.asarray(X, dtype=np.float64), self.basis_points_) @ self.coefficients_
+
+
+def uncentred_transform(n_components, budget, kernel, random_state):
+    return UncentredTransform(n_components, kernel, landmarks=budget, random_state=random_state)
+
+
+EVERY_POINT = Claim(
+    id="hallgren21.every-point",
+    source="Hallgren 2021, Theorem 1 (m = n) and Eq. (3)",
+    statement="a centred Nyström KPCA given every point as a landmark is centred KPCA: the same affine "
+              "subspace, score variances equal to its eigenvalues, training scores of mean zero",
+    prediction="exact (round-off only)",
+    data=f"n points of U[0,1]^3 (40 more as new points); Gaussian kernel with the fixed γ = {IDENT_GAMMA}; "
+         f"m = n landmarks, d = {IDENT_K}",
+    metric="least-squares residual between the two score matrices, max |var_j - λ_j| / λ_1, "
+           "max |mean of training score j| / sd_j",
+    metrics=("score_means", "subspace", "variances"),
+    estimators={"nystrom": centred_nystrom, "exact": ExactKPCA},
+    experiment=every_point_experiment,
+    grid=PerProfile(ci=Grid(sizes=(150,), seeds=3, methods=("nystrom",)),
+                    quick=Grid(sizes=(300,), seeds=5, methods=("nystrom",)),
+                    full=Grid(sizes=(600,), seeds=10, methods=("nystrom",))),
+    subject=Subject("kpca-projection", "nystrom", centred=True, kernel="gaussian",
+                    budget="m = n landmarks (every point), d = 6", kinds=("nystrom",),
+                    needs="transform of the training rows and of new points"),
+    judge=AllWithin(EVERY_POINT_RTOL, what="relative"),
+    tolerance=Tolerance(f"every deviation within {EVERY_POINT_RTOL:g}",
+                        "ci (n = 150, seeds 0-2), worst deviation: the paper's form 1.1e-14, the nystrompca "
+                        "package 1.8e-14, scikit-learn's Nystroem + PCA 1.8e-14; the faults 0.32 (subspace, "
+                        "forgets to centre) and 0.40 (score means, uncentred transform)"),
+    faults=(Fault("forgets-to-centre", "fit solves the uncentred problem, transform subtracts the mean",
+                  {"nystrom": forgets_to_centre}),
+            Fault("uncentred-transform", "centres in fit but not in transform: the scores keep a mean",
+                  {"nystrom": uncentred_transform})),
+)
+
+
 # -- hallgren21.prop1-2 --------------------------------------------------------------------
 
 PROP_M, PROP_GAMMA = 30, 0.3
@@ -213,5 +325,6 @@ def own_means(Kmm):
 
 CLAIMS = [
     IDENTITIES,
+    EVERY_POINT,
     PROP,
 ]
