@@ -15,6 +15,7 @@ from kpca_suite.methods.subset_pca import SubsetPCA
 from ...claim import Cell, Claim, Fault, Grid, PerProfile, Tolerance
 from ...judging import AllWithin
 from ...roles import Subject, build
+from ._common import centred_nystrom
 
 
 def _rel(a, b, scale):
@@ -132,12 +133,6 @@ IDENTITIES = Claim(
 
 #: Relative deviations at m = n. Evidence in the claim's Tolerance.
 EVERY_POINT_RTOL = 1e-6
-
-
-def centred_nystrom(n_components, budget, kernel, random_state):
-    """The paper's centred Nyström KPCA (Theorem 1, the fast form) on ``budget`` uniform
-    landmarks, as a kpca-projection role factory."""
-    return CenteredNystromKPCA(n_components, kernel, landmarks=budget, random_state=random_state)
 
 
 def _lstsq_residual(Y, X):
