@@ -157,3 +157,43 @@ class _CollapsedStreaming(PlainRFF):
 def collapsed_streaming(n_components, budget, kernel, random_state):
     """A streaming-kpca factory with the collapsed basis of :class:`_CollapsedStreaming`."""
     return _CollapsedStreaming(n_components, budget, kernel, random_state)
+
+
+class PlainCentredNystromKPCA(PlainNystromKPCA):
+    """Centred Nyström KPCA: the features F = K_nm K_mm^{-1/2} centred by their mean over
+    the n rows, the top-k eigenvectors of the centred F^T F; transform subtracts the same
+    mean (``centre_transform=False`` is the bug of forgetting that)."""
+
+    def __init__(self, n_components, n_landmarks, kernel, random_state=None, centre_transform=True):
+        super().__init__(n_components, n_landmarks, kernel, random_state)
+        self.centre_transform = centre_transform
+
+    def fit(self, X):
+        rng = np.random.default_rng(self.random_state)
+        self.landmarks_ = X[np.sort(rng.choice(len(X), self.n_landmarks, replace=False))]
+        s, V = np.linalg.eigh(self.kernel.block(self.landmarks_))
+        keep = s > 1e-10 * s.max()
+        self.whiten_ = V[:, keep] / np.sqrt(s[keep])
+        F = self.kernel.block(X, self.landmarks_) @ self.whiten_
+        self.mean_ = F.mean(axis=0)
+        _, U = np.linalg.eigh((F - self.mean_).T @ (F - self.mean_))
+        self.rotation_ = U[:, ::-1][:, :self.n_components]
+        return self
+
+    def transform(self, X):
+        F = self.kernel.block(X, self.landmarks_) @ self.whiten_
+        return (F - self.mean_ if self.centre_transform else F) @ self.rotation_
+
+
+def centred_nystrom(n_components, budget, kernel, random_state):
+    """A correct centred factory, declared as such."""
+    return PlainCentredNystromKPCA(n_components, budget, kernel, random_state)
+
+
+def centred_in_fit_only(n_components, budget, kernel, random_state):
+    """The bug: centres in fit, not in transform."""
+    return PlainCentredNystromKPCA(n_components, budget, kernel, random_state, centre_transform=False)
+
+
+centred_nystrom.kind = centred_in_fit_only.kind = "nystrom"
+centred_nystrom.centred = centred_in_fit_only.centred = True

@@ -15,7 +15,7 @@ from kpca_suite.kernels import Kernel
 from kpca_suite.methods import FixedLandmarks, NystromKPCA
 from kpca_suite.suites import registry
 from kpca_suite.suites.adapters import ADAPTERS, UnsupportedKernel
-from kpca_suite.suites.conformance import Entry, check, plan, resolve
+from kpca_suite.suites.conformance import Entry, check, not_applicable, plan, resolve
 from kpca_suite.suites.probes import fitted_subspace, stream
 from kpca_suite.suites.roles import EstimatorError
 from kpca_suite.theory import basis_from_coefficients
@@ -264,3 +264,31 @@ def test_each_adapter_computes_what_ours_does_on_the_same_input(name):
             Z = adapter.factory(n_components=3, budget=budget, kernel=kernel, random_state=0).fit(X).transform(X)
             P = Z @ np.linalg.pinv(Z)
             assert np.abs(P - _top_subspace(K, 3, adapter.centred)).max() <= 1e-6, name
+
+
+CENTRED_CLAIMS = ["sterge20.cor42-poly-centred", "hallgren21.every-point", "hallgren21.table3-gap",
+                  "sterge20.cor42-poly"]
+
+
+def test_a_centred_nystrom_written_outside_gets_verdicts_and_its_centring_bug_fails_one():
+    """A user's centred Nyström (declared centred by hand) holds the zero-mean twin and
+    hallgren21's role claims, is n/a on the uncentred original with the reason, and the
+    same code centring in fit only fails hallgren21.every-point (its training scores keep
+    a mean)."""
+    good = check(ext.centred_nystrom, claims=CENTRED_CLAIMS, profile="ci")
+    assert {c: v.status for c, v in good.items()} == {c: "holds" for c in CENTRED_CLAIMS[:3]}, {
+        c: v.summary for c, v in good.items()}
+    assert good.skipped == {"sterge20.cor42-poly": "other estimand: centres in feature space; the claim's "
+                                                   "estimand is uncentred"}
+    bad = check(ext.centred_in_fit_only, claims=["hallgren21.every-point"], profile="ci")["hallgren21.every-point"]
+    assert bad.status == "fails" and "score_means" in bad.summary, bad.summary
+
+
+@pytest.mark.parametrize("name", [a.name for a in ADAPTERS.values() if a.centred])
+def test_no_centred_adapter_is_na_for_its_centring_on_every_claim_of_its_kind(name):
+    """Each centred adapter has claims of its role, kernel and kind whose estimand it shares."""
+    adapter = ADAPTERS[name]
+    est = adapter.estimator()
+    fitting = [c for c in registry.select() if c.subject is not None and c.subject.role in adapter.roles
+               and not_applicable(c, est, "ci") is None]
+    assert fitting, f"{name}: every claim of its roles is n/a"

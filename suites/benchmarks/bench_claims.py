@@ -10,8 +10,8 @@ claim's ci verdict: a claim that starts or stops judging a slope fails that test
 until this list follows. Each is evaluated by the one pipeline
 (:func:`kpca_suite.suites.pipeline.evaluate`, serial, in-memory store), as the
 CLI and the tests do; a claim with several judged slopes tracks the first.
-Evaluating only these keeps ``asv run --quick`` within minutes (all 50 claims
-at ci take about 3 minutes serially; these 21 under a minute).
+Evaluating only these keeps ``asv run --quick`` within minutes (all 53 claims
+at ci take about 3 minutes serially; these 24 in about a minute).
 """
 
 import math
@@ -24,8 +24,9 @@ RATE_CLAIMS = (
     "landmarks.rate",
     "sterge20.cor42-poly", "sterge20.cor43-exp", "sterge20.als", "sterge20.ablation", "sterge20.effdim",
     "sterge20.cor42-poly-centred", "sterge20.cor43-exp-centred", "sterge20.ablation-centred",
+    "sterge20.cor43-gaussian", "sterge20.cor43-gaussian-centred",
     "ullah18.rate-erm", "ullah18.rate-oja", "ullah18.fixed-m-plateau", "ullah18.estimation",
-    "ullah18.rate-erm-centred", "ullah18.fixed-m-plateau-centred",
+    "ullah18.rate-erm-centred", "ullah18.rate-oja-centred", "ullah18.fixed-m-plateau-centred",
 )
 
 

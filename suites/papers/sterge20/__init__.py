@@ -18,7 +18,7 @@ class), the exact KPCA class (``ekpca``) and the leverage-score sum (``leverage`
 from __future__ import annotations
 
 from ...claim import Paper
-from . import bound, centred, digits, effdim, insample, rates
+from . import bound, centred, digits, effdim, gaussian, insample, rates
 
 PAPER = Paper(
     key="sterge20",
@@ -68,4 +68,4 @@ PAPER = Paper(
 """,
 )
 
-CLAIMS = [*insample.CLAIMS, *rates.CLAIMS, *effdim.CLAIMS, *bound.CLAIMS, *centred.CLAIMS, *digits.CLAIMS]
+CLAIMS = [*insample.CLAIMS, *rates.CLAIMS, *effdim.CLAIMS, *bound.CLAIMS, *centred.CLAIMS, *gaussian.CLAIMS, *digits.CLAIMS]

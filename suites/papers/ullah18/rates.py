@@ -67,10 +67,15 @@ def _oja(n_components, budget, kernel, random_state, gamma: float) -> RFOja:
     n <= 1024 cells would measure burn-in, which Thm 4.2 excludes (its n
     threshold): E_proj slope -1.35 [-1.52, -1.10] at ci with it."""
     _, _, lam = _population(_model(), draw_rff(1, budget, "gaussian", gamma, "cos", random_state))
-    gap, Lam = float(lam[n_components - 1] - lam[n_components]), float(lam[:n_components].sum())
     return RFOja(n_components, budget, Kernel("gaussian", gamma=gamma), "cos",
-                 learning_rate=InverseSchedule(eta0=2.5 / gap, t0=Lam / gap**2), qr_every=OJA_QR_EVERY,
-                 random_state=random_state)
+                 learning_rate=oja_schedule(lam, n_components), qr_every=OJA_QR_EVERY, random_state=random_state)
+
+
+def oja_schedule(lam, k: int) -> InverseSchedule:
+    """eta_t = 2.5 / (gap (t + Lambda / gap^2)) from the population spectrum ``lam`` of the
+    feature covariance (descending): gap = lam_k - lam_{k+1}, Lambda = sum_{i<=k} lam_i."""
+    gap, Lam = float(lam[k - 1] - lam[k]), float(lam[:k].sum())
+    return InverseSchedule(eta0=2.5 / gap, t0=Lam / gap**2)
 
 
 def rf_oja(n_components, budget, kernel, random_state) -> RFOja:
