@@ -178,6 +178,27 @@ def corollary61_bounds(n: int, B: float = 1.0, alpha: float = 0.9) -> dict:
     return {"hs": eps, "sup_eig": eps, "sum_sq_eig": 2 * B**2 * delta / n, "trace": eps}
 
 
+def centred_eigenvalue_bound(n: int, B: float = 1.0, alpha: float = 0.9) -> float:
+    """A centred analogue of Corollary 6.1's eigenvalue bound (ours, not the paper's):
+    sup_j |Lambda_j - Lambda^n_j| <= (sqrt 2 + 4) B sqrt(2 delta / n) with probability
+    >= 1 - 4 e^{-delta}, delta = ln(4 / (1 - alpha)), for the centred covariance
+    Sigma = C - mu (x) mu and its empirical Sigma_n = C_n - mu_n (x) mu_n.
+
+    Proof: sup_j |Lambda_j - Lambda^n_j| <= ||Sigma - Sigma_n||_HS (Hoffman-Wielandt)
+    <= ||C - C_n||_HS + ||mu_n (x) mu_n - mu (x) mu||_HS. The first is an average of
+    k_x (x) k_x, each within sqrt 2 B of its mean in HS norm (the repaired constant of
+    the module docstring), so it is <= sqrt 2 B sqrt(2 delta / n) w.p. >= 1 - 2 e^{-delta}
+    (Pinelis' inequality in a Hilbert space). The second is
+    ||mu_n (x) (mu_n - mu) + (mu_n - mu) (x) mu|| <= 2 sqrt B ||mu_n - mu||, and mu_n
+    averages k_x, each within 2 sqrt B of mu, so ||mu_n - mu|| <= 2 sqrt B sqrt(2 delta / n)
+    w.p. >= 1 - 2 e^{-delta}. A union bound gives the level.
+    """
+    n = check_positive(n, "n", integer=True)
+    B = check_positive(B, "B")
+    delta = math.log(4 / (1 - _check_alpha(alpha)))
+    return (math.sqrt(2) + 4) * B * math.sqrt(2 * delta / n)
+
+
 def hs_distance_sq(sum_K2: float, sum_Knm2: float, sum_Kmm2: float, n: int, m: int) -> float:
     """||C_n - C_m||_HS^2 = sum K^2 / n^2 - 2 sum K_nm^2 / (n m) + sum K_mm^2 / m^2 from the
     three sums of squared kernel values (<z_i (x) z_i, z_j (x) z_j>_HS = k(x_i, x_j)^2),

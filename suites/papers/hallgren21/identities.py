@@ -205,8 +205,8 @@ def uncentred_transform(n_components, budget, kernel, random_state):
 EVERY_POINT = Claim(
     id="hallgren21.every-point",
     source="Hallgren 2021, Theorem 1 (m = n) and Eq. (3)",
-    statement="a centred Nyström KPCA given every point as a landmark is centred KPCA: the same affine "
-              "subspace, score variances equal to its eigenvalues, training scores of mean zero",
+    statement="a centred Nyström KPCA given every point as a landmark (or an exact one) is centred KPCA: the "
+              "same affine subspace, score variances equal to its eigenvalues, training scores of mean zero",
     prediction="exact (round-off only)",
     data=f"n points of U[0,1]^3 (40 more as new points); Gaussian kernel with the fixed γ = {IDENT_GAMMA}; "
          f"m = n landmarks, d = {IDENT_K}",
@@ -219,7 +219,7 @@ EVERY_POINT = Claim(
                     quick=Grid(sizes=(300,), seeds=5, methods=("nystrom",)),
                     full=Grid(sizes=(600,), seeds=10, methods=("nystrom",))),
     subject=Subject("kpca-projection", "nystrom", centred=True, kernel="gaussian",
-                    budget="m = n landmarks (every point), d = 6", kinds=("nystrom",),
+                    budget="m = n landmarks (every point), d = 6", kinds=("nystrom", "exact"),
                     needs="transform of the training rows and of new points"),
     judge=AllWithin(EVERY_POINT_RTOL, what="relative"),
     tolerance=Tolerance(f"every deviation within {EVERY_POINT_RTOL:g}",
