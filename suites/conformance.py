@@ -291,6 +291,46 @@ def matrix(claims, adapters, verdicts: dict, skipped: dict, plots: dict) -> tupl
     return columns, rows
 
 
+def reason_kind(text: str) -> str:
+    """The kind of reason an ``n/a`` cell gives, for counting them."""
+    if text.startswith("other estimand"):
+        return "other estimand (centred against uncentred)"
+    if text.startswith("a claim about"):
+        return "another kind of approximation"
+    if text.startswith("exact: n up to"):
+        return f"an exact method at n > {EXACT_MAX_N}"
+    return text
+
+
+def twin_id(claim_id: str) -> str:
+    """The id of a claim's twin of the other estimand: ``<id>-centred`` and back."""
+    return claim_id[:-len("-centred")] if claim_id.endswith("-centred") else claim_id + "-centred"
+
+
+def na_summary(columns, rows) -> str:
+    """The ``n/a`` cells of the matrix counted by :func:`reason_kind`, and how many of
+    those for centring have a verdict on the claim's twin of the other estimand."""
+    by_id = {claim.id: dict(zip(columns, entries)) for claim, entries in rows}
+    counts, centring, twin_ran = {}, 0, 0
+    for claim, entries in rows:
+        for col, e in zip(columns, entries):
+            if e.status != "n/a":
+                continue
+            kind = reason_kind(e.text)
+            counts[kind] = counts.get(kind, 0) + 1
+            if kind.startswith("other estimand"):
+                centring += 1
+                twin = by_id.get(twin_id(claim.id), {}).get(col)
+                twin_ran += twin is not None and twin.status in ("holds", "fails", "inconclusive")
+    if not counts:
+        return "No cell is n/a."
+    text = "n/a cells by reason: " + "; ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1]))
+    if centring:
+        text += (f". Of the {centring} n/a for centring, {twin_ran} have a verdict on the claim's twin of the other "
+                 "estimand")
+    return text + "."
+
+
 MARK = {"holds": "✅ holds", "fails": "❌ fails", "inconclusive": "❔ inconclusive", "n/a": "n/a", "": "–"}
 
 
@@ -322,7 +362,7 @@ def write_matrix(columns, rows, outdir, profile: str, estimators=()) -> tuple:
             text = MARK.get(e.status, e.status) + (f" · {e.text}" if e.text else "")
             cells.append(f"[{text}]({rel(e.plot)})" if e.plot else text)
         md.append(f"| `{claim.id}` | {claim.subject.role} | " + " | ".join(cells) + " |")
-    md += ["", "Implementations:", ""] + [f"- {line}" for line in implementations(used)]
+    md += ["", na_summary(columns, rows), "", "Implementations:", ""] + [f"- {line}" for line in implementations(used)]
     md_path = outdir / "conformance.md"
     md_path.write_text("\n".join(md) + "\n", encoding="utf-8")
 
@@ -341,7 +381,7 @@ def write_matrix(columns, rows, outdir, profile: str, estimators=()) -> tuple:
             "table{border-collapse:collapse}.holds{background:#e6f4ea}.fails{background:#fce8e6}"
             ".inconclusive{background:#fef7e0}.na{color:#777}</style>"
             f"<h1>Conformance matrix ({html.escape(profile)} profile)</h1><table><tr><th>claim</th><th>role</th>"
-            f"{head}</tr>{''.join(body)}</table><h2>Implementations</h2><ul>"
+            f"{head}</tr>{''.join(body)}</table><p>{html.escape(na_summary(columns, rows))}</p><h2>Implementations</h2><ul>"
             + "".join(f"<li>{html.escape(line)}</li>" for line in implementations(used)) + "</ul>")
     html_path = outdir / "conformance.html"
     html_path.write_text(page, encoding="utf-8")

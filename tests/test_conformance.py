@@ -210,6 +210,20 @@ def test_conformance_writes_the_matrix(tmp_path):
     assert (out / "conformance.html").exists()
 
 
+def test_the_matrix_counts_its_na_cells_by_reason_and_finds_the_twin_that_ran():
+    from types import SimpleNamespace as NS
+
+    from kpca_suite.suites.conformance import na_summary
+    centring = "other estimand: centres in feature space; the claim's estimand is uncentred"
+    rows = [(NS(id="p.rate"), [Entry("holds", ""), Entry("n/a", centring), Entry("n/a", "no linear kernel")]),
+            (NS(id="p.rate-centred"), [Entry("holds", ""), Entry("fails", ""), Entry("n/a", "no linear kernel")]),
+            (NS(id="p.other"), [Entry("holds", ""), Entry("n/a", centring), Entry("n/a", "exact: n up to 9000")])]
+    assert na_summary(["declared", "a", "b"], rows) == (
+        "n/a cells by reason: other estimand (centred against uncentred) 2; no linear kernel 2; an exact method at "
+        "n > 5000 1. Of the 2 n/a for centring, 1 have a verdict on the claim's twin of the other estimand.")
+    assert na_summary(["declared"], [(NS(id="p.rate"), [Entry("holds", "")])]) == "No cell is n/a."
+
+
 def test_run_fresh_recomputes_and_keeps_the_old_cells_apart(tmp_path):
     out = tmp_path / "r"
     args = ("run", "ghashami16.rff-rate", "--profile", "ci", "--out", str(out), "--no-progress",
