@@ -47,7 +47,7 @@ from kpca_suite.theory.mehler import MehlerModel, mehler_constants
 from ...claim import Cell, Claim, Fault, Grid, PerProfile, Tolerance
 from ...roles import Subject, build
 from ._common import SEEDS
-from .rates import THETA, UNIFORM_LABEL, _m_uniform, _rate_judge, _three_seeds, _within, rank_short_nystrom
+from .rates import RATIO_MAX, THETA, UNIFORM_LABEL, _m_uniform, _rate_judge, _three_seeds, _within, rank_short_nystrom
 
 GAMMA, DATA_VAR, NODES = 3.0, 1.0, 200
 
@@ -145,8 +145,13 @@ DATA = (f"1-D Mehler model: x ~ N(0, {DATA_VAR:g}), Gaussian kernel exp(-γ (x -
 NEEDS = "transform at the oracle's quadrature nodes, scores in an orthonormal basis of the fitted subspace"
 
 
+#: The level of the centred claim: the centred fit's ratio is larger at the smallest n (l = 6).
+CENTRED_LEVEL = 1.2
+
+
 def _claim(centred: bool, faults, evidence) -> Claim:
     kind = "centred " if centred else ""
+    level = CENTRED_LEVEL if centred else RATIO_MAX
     return Claim(
         id="sterge20.cor43-gaussian" + ("-centred" if centred else ""),
         source="Sterge et al. 2020, Corollary 4.3 (exponential decay), on a Gaussian-kernel population"
@@ -163,9 +168,9 @@ def _claim(centred: bool, faults, evidence) -> Claim:
         subject=Subject("kpca-projection", "nystrom", centred=centred, kernel="gaussian",
                         budget="m = ⌈n^θ ln n⌉ landmarks (θ = 1/2), rank l", needs=NEEDS,
                         kinds=("nystrom", "exact")),
-        judge=_rate_judge(_within(0.1), f"{kind}{UNIFORM_LABEL}"),
-        tolerance=Tolerance("|slope - reference| <= 0.1 (CI inside); mean R/R_{C,l} <= 1.15 at every n, never "
-                            "below 1 (impossible), and its slope <= +0.05", evidence),
+        judge=_rate_judge(_within(0.1), f"{kind}{UNIFORM_LABEL}", level),
+        tolerance=Tolerance(f"|slope - reference| <= 0.1 (CI inside); mean R/R_{{C,l}} <= {level} at every n, "
+                            "never below 1 (impossible), and its slope <= +0.05", evidence),
         faults=faults,
     )
 
@@ -177,7 +182,8 @@ CLAIMS = [
                          {"nystrom": rank_short_nystrom}, keep=_three_seeds)),
            "ci (l = 6..11, seeds 0-4): our Nyström slope -0.515 [-0.518, -0.512] against the exact R_C,l's -0.500, "
            "max mean R/R_C,l 1.068 (n = 130); scikit-learn's Nystroem + TruncatedSVD -0.515, 1.068. The faults: "
-           "one-sided landmarks -0.026 and 19.3, rank l - 1 a level of 1.569. The level 1.15 is cor43-exp's"),
+           "one-sided landmarks -0.026 and 19.3, rank l - 1 a level of 1.569. The level 1.15 is cor43-exp's; "
+           "at quick (l = 6..13, n up to 37877, seeds 0-9) -0.511 [-0.513, -0.509], max mean 1.072 (n = 130)"),
     _claim(True, (Fault("one-sided", "m landmarks from the points with x > 0 only",
                         {"nystrom": one_sided_centred}, keep=_three_seeds),
                   Fault("uncentred-fit", "a fit that does not centre, judged as the centred method it claims to be",
@@ -185,5 +191,6 @@ CLAIMS = [
            "ci (l = 6..11, seeds 0-4): the paper's centred Nyström slope -0.520 [-0.524, -0.517] against the "
            "centred R_C,l's -0.502, max mean R/R_C,l 1.098 (n = 130); the nystrompca package -0.520, 1.097 (380 s: "
            "its own kernel loops); scikit-learn's Nystroem + PCA -0.521, 1.101. The faults: one-sided landmarks "
-           "-0.031 and 22.9, an uncentred fit a level of 1.493"),
+           "-0.031 and 22.9, an uncentred fit a level of 1.493. At quick (seeds 0-9) -0.519 [-0.525, -0.516], max "
+           "mean 1.131 at n = 130 (cells up to 1.387), above the uncentred claim's 1.15 less 0.02, hence 1.2"),
 ]
