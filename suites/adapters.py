@@ -118,6 +118,13 @@ def ours_skpca(n_components, budget, kernel, random_state):
                  random_state=random_state)
 
 
+def ours_fd(n_components, budget, kernel, random_state):
+    """Frequent Directions with the standard rule (shrink at sigma_ell^2): a sketch of
+    ``budget`` rows of the rows themselves (``kernel`` and ``n_components`` unused)."""
+    from kpca_suite.kernels.frequent_directions import FrequentDirections
+    return FrequentDirections(budget, "standard")
+
+
 class RandomFourierMap:
     """The cos random Fourier feature map as a transformer: fit draws ``n_features``
     frequencies for X's dimension, transform gives z(x) = sqrt(2/m) cos(omega^T x + b)."""
@@ -313,9 +320,10 @@ def nystrompca_kpca(n_components, budget, kernel, random_state):
 # ---------------------------------------------------------------------- the registry
 
 SKLEARN_KERNELS = ("gaussian", "laplacian", "linear", "polynomial")
-KPCA, APPROX, STREAM = "kpca-projection", "kernel-approximation", "streaming-kpca"
+KPCA, APPROX, STREAM, SKETCH = "kpca-projection", "kernel-approximation", "streaming-kpca", "matrix-sketch"
 
 ADAPTERS = {a.name: a for a in (
+    Adapter("ours-fd", (SKETCH,), ours_fd, False, "kpca_suite FrequentDirections (standard rule)", kind="sketch"),
     Adapter("ours-nystrom", (KPCA, APPROX), ours_nystrom, False, "kpca_suite NystromKPCA, uniform landmarks",
             kernels=KERNELS, kind="nystrom"),
     Adapter("ours-nystrom-columns", (APPROX,), ours_nystrom_columns, False, "kpca_suite NystromFeatures: "

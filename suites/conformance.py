@@ -28,7 +28,7 @@ from typing import Callable, Optional
 
 from .adapters import ADAPTERS, UnsupportedKernel
 from .fingerprint import fingerprint, import_path
-from .roles import Estimator, EstimatorError, check_conforms, declaration
+from .roles import NO_KERNEL, Estimator, EstimatorError, check_conforms, declaration
 
 SPEC = re.compile(r"^(?P<name>[A-Za-z0-9_.-]+)(=(?P<module>[A-Za-z_][\w.]*):(?P<attr>[A-Za-z_][\w.]*))?$")
 
@@ -75,8 +75,11 @@ def user_estimator(name: str, factory: Callable, source: str = "") -> Estimator:
 
 def probe_kernel(name: str):
     """A kernel of the subject's kind for the up-front check: ``Kernel(name, gamma=1)``,
-    or for "periodic" the B_2 kernel ``PeriodicKernel("poly", 1)`` (Bach 2013)."""
+    for "periodic" the B_2 kernel ``PeriodicKernel("poly", 1)`` (Bach 2013), None for
+    ``"none"`` (a matrix sketch takes no kernel)."""
     from kpca_suite.kernels import Kernel, PeriodicKernel
+    if name == NO_KERNEL:
+        return None
     if name == PeriodicKernel.name:
         return PeriodicKernel("poly", 1)
     return Kernel(name, gamma=1.0)
@@ -100,7 +103,7 @@ def check_up_front(estimator: Estimator, claim) -> None:
                              f"{', '.join(settings)}")
         err.reason = f"{type(e).__name__}: {e}"
         raise err from None
-    check_conforms(est, subject.role, label)
+    check_conforms(est, subject.role, label, subject.methods)
 
 
 def variant(claim, estimator: Estimator):
@@ -128,7 +131,7 @@ def not_applicable(claim, estimator: Estimator, profile: str) -> Optional[str]:
     subject = claim.subject
     if subject.kinds and estimator.kind is not None and estimator.kind not in subject.kinds:
         return f"a claim about {' / '.join(subject.kinds)}, not {estimator.kind}"
-    if not estimator.supports(subject.kernel):
+    if subject.kernel != NO_KERNEL and not estimator.supports(subject.kernel):
         return f"no {subject.kernel} kernel"
     why = other_estimand(claim, estimator)
     if why:

@@ -26,7 +26,15 @@ role               methods                      what the claims read
 kpca-projection    fit(X), transform(X)         the fitted k-dimensional projection
 kernel-approximation fit(X), transform(X)       Z = transform(X), with Z Z^T ≈ K
 streaming-kpca     partial_fit(chunk), transform one pass over chunks, then the projection
+matrix-sketch      partial_fit(rows), sketch_   one pass over row chunks, then the rows of B
 ================== ============================ ===========================================
+
+A ``matrix-sketch`` sketches the rows themselves (``kernel`` is None, ``n_components``
+None, ``budget`` the number of sketch rows ell); after the pass, ``sketch_`` holds the
+rows of B (at most ell of them, zero rows allowed), with B^T B approximating A^T A. Two
+optional attributes sharpen the Frequent Directions claims: ``shrink_index`` (the j of
+its shrink rule, ell by default) and ``delta_`` (its certified Delta); ``merge(other)``,
+returning the sketch of both streams, is what ``ghashami16.fd-merge`` needs.
 
 A factory says what kind of implementation it is, in one way: the decorator
 :func:`implementation` (or the same attributes set by hand). Claims about another
@@ -54,6 +62,10 @@ from typing import Callable, Optional
 
 import numpy as np
 
+#: The kernel of a claim about the rows themselves (a matrix sketch): none.
+NO_KERNEL = "none"
+
+
 #: The kinds of implementation a claim can be about.
 KINDS = ("random-features", "nystrom", "sketch", "exact")
 
@@ -75,6 +87,8 @@ ROLES = {r.name: r for r in (
          "a feature map whose Gram matrix transform(X) transform(X)^T approximates K"),
     Role("streaming-kpca", ("partial_fit", "transform"), "random features or sketch rows",
          "one pass of partial_fit over chunks of the stream, then transform(X) gives the k scores"),
+    Role("matrix-sketch", ("partial_fit",), "sketch rows",
+         "one pass of partial_fit over row chunks of A, then sketch_ holds the rows of B, B^T B ≈ A^T A"),
 )}
 
 
@@ -156,7 +170,8 @@ class Subject:
     words, or ""); ``probe`` the settings (``n_components``, ``budget``) of the
     up-front check that a factory builds an object of the role, before any cell runs;
     ``kinds`` restricts the built-in adapters the conformance matrix runs (a
-    Monte Carlo rate is a statement about random features, not about Nyström)."""
+    Monte Carlo rate is a statement about random features, not about Nyström);
+    ``methods`` the methods the metric needs beyond the role's, checked up front."""
 
     role: str
     estimator: str
@@ -166,19 +181,24 @@ class Subject:
     needs: str = ""
     probe: tuple = (("n_components", 3), ("budget", 16))
     kinds: tuple = ()  # the kinds of approximation the claim is about ("random-features", ...); () any
+    methods: tuple = ()  # methods the metric needs beyond the role's (e.g. "merge")
 
     def __post_init__(self):
         if self.role not in ROLES:
             raise ValueError(f"role must be one of {sorted(ROLES)}, got {self.role!r}")
 
 
-def check_conforms(est, role: str, claim: str):
-    """``est`` if it has every method of ``role``; otherwise :class:`EstimatorError`
-    naming the claim (whose id ``<id>[<name>]`` names the estimator) and what is missing."""
-    missing = [m for m in ROLES[role].methods if not callable(getattr(est, m, None))]
+def check_conforms(est, role: str, claim: str, methods: tuple = ()):
+    """``est`` if it has every method of ``role`` and ``methods``; otherwise
+    :class:`EstimatorError` naming the claim (whose id ``<id>[<name>]`` names the
+    estimator) and what is missing."""
+    needed = (*ROLES[role].methods, *methods)
+    missing = [m for m in needed if not callable(getattr(est, m, None))]
     if missing:
-        raise EstimatorError(f"{claim}: the estimator's factory returned {type(est).__name__}, which lacks "
-                             f"{', '.join(missing)} of role {role!r} (needs {', '.join(ROLES[role].methods)})")
+        err = EstimatorError(f"{claim}: the estimator's factory returned {type(est).__name__}, which lacks "
+                             f"{', '.join(missing)} (role {role!r} and this claim need {', '.join(needed)})")
+        err.reason = f"lacks {', '.join(missing)}"
+        raise err
     return est
 
 
@@ -192,8 +212,8 @@ class Checked:
     """An estimator seen through its role. ``fit`` and ``partial_fit`` return this
     wrapper; ``transform`` and ``fit_transform`` check what the estimator returns once,
     before any metric reads it: a real 2-D array with one row per input row, at most
-    ``n_components`` columns (when the claim asked for a number) and every entry finite.
-    A violation raises :class:`EstimatorDefect` naming the claim, the method and the
+    ``n_components`` columns (when the claim asked for a number) and every entry finite;
+    ``merge`` merges the estimators behind two wrappers. A violation raises :class:`EstimatorDefect` naming the claim, the method and the
     defect. Every other attribute is the estimator's own."""
 
     def __init__(self, est, claim: str, n_components: Optional[int]):
@@ -209,6 +229,10 @@ class Checked:
     def partial_fit(self, X, *args, **kw):
         self._est.partial_fit(X, *args, **kw)
         return self
+
+    def merge(self, other):
+        """The estimator's ``merge`` with ``other`` unwrapped, seen through this wrapper."""
+        return Checked(self._est.merge(other._est if isinstance(other, Checked) else other), self._claim, self._k)
 
     def transform(self, X):
         return self.checked(self._est.transform(X), len(X), "transform")
@@ -240,6 +264,23 @@ class Checked:
         if bad:
             raise EstimatorDefect(f"{where} returned NaN or inf in {bad} of {Z.size} entries")
         return Z.astype(np.float64, copy=False)
+
+
+def sketch_rows(est, claim: str, d: int, budget: int) -> np.ndarray:
+    """The rows of B that a fitted ``matrix-sketch`` holds in ``sketch_``, as a float
+    array, or :class:`EstimatorDefect`: missing, not a real 2-D array of d columns, more
+    than ``budget`` rows, or not finite."""
+    where = f"{claim}: the estimator's sketch_"
+    if not hasattr(est, "sketch_"):
+        raise EstimatorDefect(f"{where} is missing after partial_fit (role 'matrix-sketch' reads it)")
+    B = np.asarray(est.sketch_)
+    if B.dtype.kind not in "fiu" or B.ndim != 2 or B.shape[1] != d:
+        raise EstimatorDefect(f"{where} is {B.dtype} of shape {B.shape}; a real (rows, {d}) array is expected")
+    if B.shape[0] > budget:
+        raise EstimatorDefect(f"{where} has {B.shape[0]} rows; the claim granted {budget}")
+    if not np.isfinite(B).all():
+        raise EstimatorDefect(f"{where} holds NaN or inf")
+    return B.astype(np.float64, copy=False)
 
 
 def build(factory: Callable, role: str, cell, **settings) -> Checked:

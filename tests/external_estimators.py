@@ -197,3 +197,53 @@ def centred_in_fit_only(n_components, budget, kernel, random_state):
 
 centred_nystrom.kind = centred_in_fit_only.kind = "nystrom"
 centred_nystrom.centred = centred_in_fit_only.centred = True
+
+
+class PlainFrequentDirections:
+    """Frequent Directions (Liberty 2013) in plain NumPy: rows go into the zero rows of an
+    ell x d buffer; a full buffer is shrunk by its smallest squared singular value,
+    B <- sqrt(max(Sigma^2 - sigma_ell^2, 0)) V^T. ``smallest_first=True`` is the bug of
+    reading the SVD's singular values as ascending (it shrinks by the largest)."""
+
+    def __init__(self, sketch_size, smallest_first=False):
+        self.sketch_size = sketch_size
+        self.smallest_first = smallest_first
+
+    def partial_fit(self, A):
+        A = np.asarray(A, dtype=float)
+        if not hasattr(self, "sketch_"):
+            self.sketch_ = np.zeros((self.sketch_size, A.shape[1]))
+        for row in A:
+            free = np.flatnonzero(~self.sketch_.any(axis=1))
+            if free.size == 0:
+                _, s, Vt = np.linalg.svd(self.sketch_, full_matrices=False)
+                cut = s[0] if self.smallest_first else s[-1]
+                self.sketch_ = np.sqrt(np.maximum(s**2 - cut**2, 0.0))[:, None] * Vt
+                self.sketch_[-1] = 0.0  # sigma_ell's row, exactly (round-off may leave 1e-22)
+                free = np.flatnonzero(~self.sketch_.any(axis=1))
+            self.sketch_[free[0]] = row
+        return self
+
+    def merge(self, other):
+        out = PlainFrequentDirections(self.sketch_size, self.smallest_first)
+        out.sketch_ = self.sketch_.copy()
+        return out.partial_fit(other.sketch_[other.sketch_.any(axis=1)])
+
+
+def frequent_directions(n_components, budget, kernel, random_state):
+    """A correct matrix-sketch factory."""
+    return PlainFrequentDirections(budget)
+
+
+def frequent_directions_largest(n_components, budget, kernel, random_state):
+    """The bug: shrinks by the largest singular value."""
+    return PlainFrequentDirections(budget, smallest_first=True)
+
+
+class _NoMerge(PlainFrequentDirections):
+    merge = None
+
+
+def frequent_directions_without_merge(n_components, budget, kernel, random_state):
+    """A sketch without merge."""
+    return _NoMerge(budget)

@@ -306,3 +306,22 @@ def test_no_centred_adapter_is_na_for_its_centring_on_every_claim_of_its_kind(na
     fitting = [c for c in registry.select() if c.subject is not None and c.subject.role in adapter.roles
                and not_applicable(c, est, "ci") is None]
     assert fitting, f"{name}: every claim of its roles is n/a"
+
+
+def test_a_frequent_directions_sketch_written_outside_gets_verdicts_and_a_broken_one_fails():
+    """A plain NumPy FD (no delta_, no shrink_index) is judged on B alone: the direct
+    bound, positivity and exactness; reading the SVD's order backwards fails both claims."""
+    claims = ["ghashami16.fd-bound", "ghashami16.fd-merge"]
+    good = check(ext.frequent_directions, claims=claims, profile="ci")
+    assert {c: v.status for c, v in good.items()} == dict.fromkeys(claims, "holds"), {
+        c: v.summary for c, v in good.items()}
+    bad = check(ext.frequent_directions_largest, claims=claims, profile="ci")
+    assert {c: v.status for c, v in bad.items()} == dict.fromkeys(claims, "fails")
+    assert "standard_err_bound" in bad["ghashami16.fd-bound"].summary
+
+
+def test_a_sketch_without_merge_is_na_on_fd_merge_with_the_reason():
+    runs, skipped = plan([registry.get("ghashami16.fd-merge")],
+                         [resolve("nomerge=tests.external_estimators:frequent_directions_without_merge")], "ci")
+    assert [c.id for c in runs] == ["ghashami16.fd-merge"]
+    assert skipped["ghashami16.fd-merge", "nomerge"] == Entry("n/a", "lacks merge")

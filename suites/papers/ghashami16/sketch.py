@@ -9,6 +9,7 @@ from kpca_suite.theory.ghashami16 import fd_bound
 
 from ...claim import Cell, Claim, Fault, PerProfile, Tolerance
 from ...judging import AllWithin, WithErratum
+from ...roles import NO_KERNEL, EstimatorDefect, Subject, build, sketch_rows
 from ._common import _digits, crossed, single_threaded
 
 # -- ghashami16.fd-bound / fd-merge --------------------------------------------------------
@@ -19,7 +20,7 @@ FD_ELLS = (2, 5, 10, 20)
 FD_KINDS = ("random", "lowrank", "equal", "repeated", "zero", "short", "digits")
 
 
-FD_CHECKS = ("psd", "err_delta", "delta_bound", "exact")
+FD_CHECKS = ("psd", "err_bound", "err_delta", "delta_bound", "exact")
 
 
 FD_TOL = 1e-9  # relative to ||A||_F^2
@@ -46,23 +47,48 @@ def _fd_matrix(cell: Cell) -> np.ndarray:
     return X[rng.permutation(len(X))[:600]]
 
 
-def _fd_check(A, fd):
-    """Deviations of the FD guarantees, relative to ||A||_F^2 (positive = violated):
-    psd: -lambda_min(A^T A - B^T B); err_delta: ||A^T A - B^T B||_2 - Delta;
-    delta_bound: Delta - min_{k<j} ||A - A_k||_F^2 / (j - k); exact: the error where
-    it must be 0 (n < ell or rank(A) < j); literal: the error against the paper's
-    (ell - k) denominator (Lemma 2.1)."""
+def _fd_check(A, B, ell: int, j: int, delta=None):
+    """Deviations of the FD guarantees of a sketch B of A with ``ell`` rows, shrink
+    index j and certified ``delta`` (None: not exposed), relative to ||A||_F^2
+    (positive = violated): psd: -lambda_min(A^T A - B^T B); err_bound:
+    ||A^T A - B^T B||_2 - min_{k<j} ||A - A_k||_F^2 / (j - k); err_delta: the error - Delta;
+    delta_bound: Delta - the same minimum (-inf where Delta is not exposed: the check does
+    not apply); exact: the error where it must be 0 (n < ell or rank(A) < j); literal: the
+    error against the paper's (ell - k) denominator (Lemma 2.1)."""
     fro = max(float(np.sum(A**2)), 1e-300)
-    ev = np.linalg.eigvalsh(A.T @ A - fd.covariance())
+    ev = np.linalg.eigvalsh(A.T @ A - B.T @ B)
     err = float(np.max(np.abs(ev)))
     s2 = np.linalg.svd(A, compute_uv=False) ** 2
-    j = fd.shrink_index
-    bounds = [fd_bound(s2, j, k) for k in range(j)]
+    bound = min(fd_bound(s2, j, k) for k in range(j))
     rank = int((s2 > s2[0] * max(A.shape) * np.finfo(float).eps).sum()) if s2[0] > 0 else 0
-    exact = err / fro if (A.shape[0] < fd.sketch_size or rank < j) else -np.inf
-    literal = max(err - fd_bound(s2, fd.sketch_size, k) for k in range(fd.sketch_size)) / fro
-    return {"psd": float(-ev.min() / fro), "err_delta": (err - fd.delta_) / fro,
-            "delta_bound": (fd.delta_ - min(bounds)) / fro, "exact": exact, "literal": literal}
+    exact = err / fro if (A.shape[0] < ell or rank < j) else -np.inf
+    literal = max(err - fd_bound(s2, ell, k) for k in range(ell)) / fro
+    exposed = delta is not None
+    return {"psd": float(-ev.min() / fro), "err_bound": (err - bound) / fro,
+            "err_delta": (err - delta) / fro if exposed else -np.inf,
+            "delta_bound": (delta - bound) / fro if exposed else -np.inf, "exact": exact, "literal": literal}
+
+
+def _sketched(cell: Cell, factory, A, ell: int, chunks: int = 1):
+    """A ``matrix-sketch`` built by ``factory`` with ``ell`` rows after one pass of
+    partial_fit over ``chunks`` consecutive row chunks of A."""
+    sk = build(factory, "matrix-sketch", cell, n_components=None, budget=ell, kernel=None,
+               random_state=cell.seed_int("sketch"))
+    for part in np.array_split(A, chunks):
+        if len(part):
+            sk.partial_fit(part)
+    return sk
+
+
+def _checked(cell: Cell, A, sk, ell: int):
+    """:func:`_fd_check` of a fitted sketch, read through its role: ``sketch_``, and the
+    optional ``shrink_index`` (default ell) and ``delta_``."""
+    B = sketch_rows(sk, cell.claim, A.shape[1], ell)
+    j = int(getattr(sk, "shrink_index", ell))
+    if not 1 <= j <= ell:
+        raise EstimatorDefect(f"{cell.claim}: the estimator's shrink_index {j} is outside 1..{ell}")
+    delta = getattr(sk, "delta_", None)
+    return _fd_check(A, B, ell, j, None if delta is None else float(delta))
 
 
 def _worst(rows):
@@ -79,21 +105,22 @@ def _worst(rows):
 
 @single_threaded
 def fd_experiment(cell: Cell, estimators) -> dict:
-    """FD on one matrix, both shrink rules, every ell <= d; worst deviations.
-    ``halving_literal`` is the halving rule against the paper's (ell - k)."""
-    FD = estimators["fd"]
+    """Each sketch (``fd``: the standard rule, or any matrix-sketch in its place;
+    ``fd-halving``: Algorithm 1's rule) on one matrix, streamed in 4 chunks, every
+    ell <= d; worst deviations. ``halving_literal`` is the halving rule against the
+    paper's (ell - k)."""
     A = _fd_matrix(cell)
     ells = [ell for ell in FD_ELLS if ell <= A.shape[1]]
-    std = _worst(_fd_check(A, FD(ell, "standard").fit(A)) for ell in ells)
-    halv = _worst(_fd_check(A, FD(ell, "halving").fit(A)) for ell in ells)
-    out = {f"standard_{k}": v for k, v in std.items() if k != "literal"}
-    out.update({f"halving_{k}": v for k, v in halv.items()})
+    out = {}
+    for slot, rule in (("fd", "standard"), ("fd-halving", "halving")):
+        worst = _worst(_checked(cell, A, _sketched(cell, estimators[slot], A, ell, 4), ell) for ell in ells)
+        out.update({f"{rule}_{k}": v for k, v in worst.items() if rule == "halving" or k != "literal"})
     return out
 
 
-def _merged(FD, A, ell, shrink):
+def _merged(cell: Cell, factory, A, ell):
     """Sketch 4 chunks of A separately and merge them in a tree ((1+2)+(3+4))."""
-    parts = [FD(ell, shrink).fit(P) for P in np.array_split(A, 4) if len(P)]
+    parts = [_sketched(cell, factory, P, ell) for P in np.array_split(A, 4) if len(P)]
     while len(parts) > 1:
         parts = [parts[i].merge(parts[i + 1]) if i + 1 < len(parts) else parts[i] for i in range(0, len(parts), 2)]
     return parts[0]
@@ -102,13 +129,13 @@ def _merged(FD, A, ell, shrink):
 @single_threaded
 def merge_experiment(cell: Cell, estimators) -> dict:
     """The FD deviations of the merged sketch against the concatenated matrix,
-    worst over both shrink rules and every ell <= d."""
+    worst over both sketches (``fd``, ``fd-halving``) and every ell <= d."""
     A = _fd_matrix(cell)
     rows = []
-    for shrink in ("standard", "halving"):
+    for slot in ("fd", "fd-halving"):
         for ell in FD_ELLS:
             if ell <= A.shape[1]:
-                row = _fd_check(A, _merged(estimators["fd"], A, ell, shrink))
+                row = _checked(cell, A, _merged(cell, estimators[slot], A, ell), ell)
                 row.pop("literal")
                 rows.append(row)
     return _worst(rows)
@@ -119,10 +146,25 @@ def _fd_sweep(seeds, what=""):
                    axes=(("kind", FD_KINDS),))
 
 
+def _two_kinds(cell: Cell) -> bool:
+    """Faults run on the random and digits matrices only."""
+    return cell.p["kind"] in ("random", "digits")
+
+
 _FD_EVIDENCE = ("quick profile (seeds 0-4, all kinds, both rules, ell in (2, 5, 10, 20)): worst psd 9.7e-15, "
                 "err - Delta 9.7e-15, Delta - bound 7.0e-16, exact 9.7e-15 of ||A||_F^2 (merged sketches: "
                 "4.4e-15), so 1e-9 is round-off headroom for float64; the Sigma-instead-of-Sigma^2 fault gives "
                 "err - Delta of order 1e-1")
+
+
+def standard_fd(n_components, budget, kernel, random_state):
+    """Frequent Directions with ``budget`` rows, the standard rule (a matrix-sketch factory)."""
+    return FrequentDirections(budget, "standard")
+
+
+def halving_fd(n_components, budget, kernel, random_state):
+    """Frequent Directions with ``budget`` rows, Algorithm 1's halving rule."""
+    return FrequentDirections(budget, "halving")
 
 
 class SigmaShrinkFD(FrequentDirections):
@@ -140,6 +182,14 @@ class SigmaShrinkFD(FrequentDirections):
         self.n_shrinks_ += 1
 
 
+def sigma_shrink_fd(n_components, budget, kernel, random_state):
+    return SigmaShrinkFD(budget, "standard")
+
+
+def sigma_shrink_halving(n_components, budget, kernel, random_state):
+    return SigmaShrinkFD(budget, "halving")
+
+
 class DeltaDroppingFD(FrequentDirections):
     """``merge`` forgets the other sketch's Delta."""
 
@@ -147,6 +197,18 @@ class DeltaDroppingFD(FrequentDirections):
         out = super().merge(other)
         out.delta_ -= other.delta_
         return out
+
+
+def delta_dropping_fd(n_components, budget, kernel, random_state):
+    return DeltaDroppingFD(budget, "standard")
+
+
+def delta_dropping_halving(n_components, budget, kernel, random_state):
+    return DeltaDroppingFD(budget, "halving")
+
+
+SKETCH_SUBJECT = dict(role="matrix-sketch", estimator="fd", centred=None, kernel=NO_KERNEL,
+                      probe=(("n_components", None), ("budget", 4)), kinds=("sketch",))
 
 
 CLAIMS = [
@@ -162,9 +224,10 @@ CLAIMS = [
              "values equal, one repeated row, zero, 4 rows, and 600 rows of digits; no kernel, no bandwidth",
         metric="worst deviation of each guarantee over ell in (2, 5, 10, 20), relative to ||A||_F^2, for both "
                "shrink rules (positive = violated)",
-        metrics=("halving_delta_bound", "halving_err_delta", "halving_exact", "halving_literal", "halving_psd",
-                 "standard_delta_bound", "standard_err_delta", "standard_exact", "standard_psd"),
-        estimators={"fd": FrequentDirections},
+        metrics=tuple(f"{rule}_{k}" for rule in ("standard", "halving") for k in FD_CHECKS) + ("halving_literal",),
+        estimators={"fd": standard_fd, "fd-halving": halving_fd},
+        subject=Subject(**SKETCH_SUBJECT, budget="ell sketch rows, ell in (2, 5, 10, 20)",
+                        needs="sketch_ after partial_fit over 4 row chunks; shrink_index and delta_ where exposed"),
         experiment=fd_experiment,
         grid=PerProfile(ci=_fd_sweep(2), quick=_fd_sweep(5), full=_fd_sweep(30)),
         judge=WithErratum(AllWithin(FD_TOL, metrics=tuple(f"{rule}_{k}" for rule in ("standard", "halving")
@@ -173,7 +236,7 @@ CLAIMS = [
                           what="the paper's (ell - k) denominator for the halving rule"),
         tolerance=Tolerance(rule=f"every deviation <= {FD_TOL:g} of ||A||_F^2", evidence=_FD_EVIDENCE),
         faults=(Fault("sigma-shrink", "shrinks Sigma instead of Sigma^2 while booking sigma_j^2 in Delta",
-                      {"fd": SigmaShrinkFD}, keep=lambda c: c.p["kind"] in ("random", "digits")),),
+                      {"fd": sigma_shrink_fd, "fd-halving": sigma_shrink_halving}, keep=_two_kinds),),
     ),
     Claim(
         id="ghashami16.fd-merge",
@@ -184,14 +247,17 @@ CLAIMS = [
              "merged as (1+2)+(3+4); no kernel, no bandwidth",
         metric="worst deviation of each FD guarantee of the merged sketch over both shrink rules and ell in "
                "(2, 5, 10, 20), relative to ||A||_F^2",
-        metrics=("delta_bound", "err_delta", "exact", "psd"),
-        estimators={"fd": FrequentDirections},
+        metrics=FD_CHECKS,
+        estimators={"fd": standard_fd, "fd-halving": halving_fd},
+        subject=Subject(**SKETCH_SUBJECT, budget="ell sketch rows, ell in (2, 5, 10, 20)", methods=("merge",),
+                        needs="merge(other), the sketch of both streams; sketch_, and shrink_index and delta_ "
+                              "where exposed"),
         experiment=merge_experiment,
         grid=PerProfile(ci=_fd_sweep(2, ", 4 chunks"), quick=_fd_sweep(5, ", 4 chunks"),
                         full=_fd_sweep(30, ", 4 chunks")),
         judge=AllWithin(FD_TOL, metrics=FD_CHECKS, what="of ||A||_F^2"),
         tolerance=Tolerance(rule=f"every deviation <= {FD_TOL:g} of ||A||_F^2", evidence=_FD_EVIDENCE),
-        faults=(Fault("merge-drops-delta", "merge forgets the other sketch's Delta", {"fd": DeltaDroppingFD},
-                      keep=lambda c: c.p["kind"] in ("random", "digits")),),
+        faults=(Fault("merge-drops-delta", "merge forgets the other sketch's Delta",
+                      {"fd": delta_dropping_fd, "fd-halving": delta_dropping_halving}, keep=_two_kinds),),
     ),
 ]
