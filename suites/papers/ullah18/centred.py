@@ -37,8 +37,8 @@ from ...claim import Claim, Fault, Grid, PerProfile, Tolerance
 from ...judging import SlopeInBand
 from ...roles import Subject
 from ._common import CHUNK, MEHLER, NS, _model
-from .rates import (EXCESS_FLOOR, OJA_QR_EVERY, PLATEAU_M, PROBE_NEEDS, RATE_BAND, RATE_BUDGET, RF, SEEDS,
-                    SLOPE_RULE, _m_grows, m_rule, oja_schedule, rate_experiment, rf_oja)
+from .rates import (EXCESS_FLOOR, OJA_QR_EVERY, OJA_RULE, PLATEAU_M, PROBE_NEEDS, RATE_BAND, RATE_BUDGET, RF,
+                    SEEDS, SLOPE_RULE, _m_grows, m_rule, oja_judge, oja_schedule, rate_experiment, rf_oja)
 
 
 class CentredRFERM:
@@ -226,18 +226,19 @@ CLAIMS = [
         data=MEHLER + CENTRED,
         metric="centred population excess risk E_proj of the subspace after one pass, eta_t = 2.5 / (gap (t + "
                "Lambda / gap^2)) with the centred feature covariance's gap and Lambda",
-        metrics=("excess_proj",),
-        estimators={"rf-oja": centred_rf_oja},
+        metrics=("excess_batch", "excess_proj", "over_batch"),
+        estimators={"rf-oja": centred_rf_oja, "batch": centred_rf_erm},
         experiment=rate_experiment,
-        grid=_grid(per_size=_m_grows, params={"centred": True}),
+        grid=_grid(per_size=_m_grows, params={"centred": True}, methods=("rf-oja",)),
         subject=Subject("streaming-kpca", "rf-oja", centred=True, kernel="gaussian", budget=RATE_BUDGET,
                         needs=PROBE_NEEDS + f"; partial_fit over chunks of {CHUNK} rows", kinds=RF),
-        judge=SlopeInBand("excess_proj", RATE_BAND, label="centred RF-Oja, m = ⌈√n ln n⌉: E_proj",
-                          ylabel="centred population excess risk", predicted=-0.5, impossible=EXCESS_FLOOR),
-        tolerance=Tolerance(SLOPE_RULE + f"{list(RATE_BAND)}",
+        judge=oja_judge("centred RF-Oja, m = ⌈√n ln n⌉: E_proj", "centred population excess risk"),
+        tolerance=Tolerance(OJA_RULE,
                             "at ci (n = 128..4096, seeds 0-9): centred RF-Oja -0.951 [-1.130, -0.780], scikit-learn's "
                             "RBFSampler + IncrementalPCA -0.792 [-0.925, -0.652]; the band is the uncentred claim's; "
-                            "the faults stall at -0.099 (uncentred Oja) and -0.066 (scores that keep the mean)"),
+                            "the faults stall at -0.099 (uncentred Oja) and -0.066 (scores that keep the mean). The level "
+                            "E_proj / E_batch against centred RF-ERM on the same features: seed means at most 4.7 "
+                            "(n = 2048); the faults 84-89"),
         faults=(Fault("uncentred", "Oja on the uncentred features (ullah18.rate-oja's estimator) judged as "
                       "centred", {"rf-oja": rf_oja}),
                 Fault("uncentred-scores", "centred Oja whose transform adds the mean back: the scores keep it",
