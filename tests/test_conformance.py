@@ -17,7 +17,7 @@ from kpca_suite.suites import registry
 from kpca_suite.suites.adapters import ADAPTERS, UnsupportedKernel
 from kpca_suite.suites.conformance import Entry, check, not_applicable, plan, resolve
 from kpca_suite.suites.probes import fitted_subspace, stream
-from kpca_suite.suites.roles import EstimatorError
+from kpca_suite.suites.roles import EstimatorError, sketch_rows
 from kpca_suite.theory import basis_from_coefficients
 
 from . import external_estimators as ext
@@ -48,6 +48,11 @@ def test_each_adapter_fills_its_roles_and_says_truly_whether_it_centres(name):
     X = _data()
     kernel = Kernel("gaussian", gamma=0.5)
     for role in adapter.roles:
+        if role == "matrix-sketch":  # sketches the rows: B^T B <= A^T A, at most budget rows
+            sketch = adapter.factory(n_components=None, budget=2, kernel=None, random_state=0).partial_fit(X)
+            B = sketch_rows(sketch, "test", X.shape[1], 2)
+            assert np.linalg.eigvalsh(X.T @ X - B.T @ B).min() >= -1e-9 * np.sum(X**2)
+            continue
         est, k = _build(adapter, role, kernel)
         if role == "streaming-kpca":
             Z = stream(est, X, 20).transform(X)
@@ -154,7 +159,7 @@ def test_cli_estimator_runs_a_users_factory_and_report_rejudges_it(tmp_path):
     ("x=no_such_module:make", "kpca-suite: error: --estimator 'x': cannot import no_such_module:make"),
     ("x=tests.external_estimators:no_transform",
      "kpca-suite: error: ghashami16.thm21[x]: the estimator's factory returned _NoTransform, which lacks "
-     "transform of role 'kernel-approximation'"),
+     "transform (role 'kernel-approximation' and this claim need fit, transform)"),
 ])
 def test_a_factory_that_cannot_import_or_lacks_the_role_is_a_one_line_usage_error(tmp_path, spec, message):
     r = _cli("run", "ghashami16.thm21", "--profile", "ci", "--out", str(tmp_path / "r"), "--estimator", spec)

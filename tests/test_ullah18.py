@@ -21,8 +21,8 @@ from tests.claims import run_claim
 
 def test_the_ullah18_claims_are_declared():
     assert [c.id for c in ul.CLAIMS] == ["ullah18." + s for s in (
-        "rate-erm", "rate-oja", "fixed-m-plateau", "estimation", "objective-vs-subspace", "lemmas",
-        "digits-curves")]
+        "rate-erm", "rate-oja", "fixed-m-plateau", "rate-erm-centred", "rate-oja-centred",
+        "fixed-m-plateau-centred", "estimation", "objective-vs-subspace", "lemmas", "digits-curves")]
 
 
 def test_m_rule_is_sqrt_n_ln_n():
@@ -40,7 +40,8 @@ def test_quarter_power_budget_recovers_n_from_the_theorem_budget():
 def test_estimation_judges_eps_e_at_the_first_order_rate():
     """|eps_e| is judged against n^(-1/2) (its first-order term in Phi_hat - Phi_k does not
     vanish, L != L_m), the ESL quantity against the 1/n of the proof; the rule names both."""
-    rules = {getattr(r, "name", None) or r.metric: r for r in ul.CLAIMS[3].judge.rules}
+    estimation = next(c for c in ul.CLAIMS if c.id == "ullah18.estimation")
+    rules = {getattr(r, "name", None) or r.metric: r for r in estimation.judge.rules}
     assert rules["eps_e_abs_slope"].band == (-np.inf, ul_estimation.EPS_E_SLOPE_MAX) and ul_estimation.EPS_E_SLOPE_MAX > -0.5
     assert rules["esl_slope"].band == (-1.3, -0.7)
     assert rules["esl_level"].tol == ul_estimation.ESL_LEVEL_MAX and rules["esl_level"].x is None  # pooled over cells
@@ -80,7 +81,7 @@ def test_the_rate_experiment_through_transform_equals_the_evaluation_on_the_inte
     cell = Cell.make("ullah18.rate-erm", method, 512, 1, m=ul_rates.m_rule(512))
     factories = {"rf-erm": ul_common.rf_erm, "rf-oja": ul_rates.rf_oja}
     probed = ul_rates.rate_experiment(cell, factories)["excess_proj"]
-    model, est = ul_common._fitted(cell, factories, role, ul_common._seed_int(cell, "features"))
+    model, est = ul_common._fitted(cell, factories[method], role, ul_common._seed_int(cell, "features"))
     pop, Phi, _ = ul_common._population(model, est.feature_map_)
     internal = ul_estimation._evaluate(model, pop, Phi, est.components_)["excess_proj"]
     assert probed > 0
