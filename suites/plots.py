@@ -29,6 +29,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+import textwrap
 import warnings
 from pathlib import Path
 
@@ -37,6 +38,7 @@ import numpy as np
 STATUS_COLORS = {"holds": "#1a7f37", "fails": "#cf222e", "inconclusive": "#9a6700"}
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">")
 VIOLATION_COLOR = "#cf222e"
+LEGEND_WIDTH = 90  # characters of a legend line: two panels side by side keep their legends apart
 
 
 def safe_name(claim_id: str) -> str:
@@ -359,9 +361,9 @@ def plot_fits(verdict, outdir) -> list:
         legend = {}
         for handle, label in entries:  # a label twice (two fits of one label) gets one entry
             legend.setdefault(label, handle)
-        if legend:
-            ax.legend(list(legend.values()), list(legend), fontsize=7, loc="upper center",
-                      bbox_to_anchor=(0.5, -0.14), frameon=False)
+        if legend:  # long labels (another implementation's name in front) wrap within the panel
+            ax.legend(list(legend.values()), [textwrap.fill(label, LEGEND_WIDTH) for label in legend], fontsize=7,
+                      loc="upper center", bbox_to_anchor=(0.5, -0.14), frameon=False)
     status = getattr(verdict, "status", "")
     fig.suptitle(f"{verdict.claim} — {status}", color=STATUS_COLORS.get(status, "black"))
     if several_seeds:
