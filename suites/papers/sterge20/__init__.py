@@ -6,8 +6,11 @@ features sqrt(lambda_i) psi_i(x) with psi the orthonormal Fourier basis, so the
 covariance is C = diag(lambda) and the population reconstruction error
 R(P) = sum_i lambda_i (1 - ||Q_i||^2) of a fitted projector with basis Q is exact
 (no test-set noise). The kernel is linear in the J features, so every method runs
-with ``Kernel("linear")`` on the feature rows. The in-sample claims use a Gaussian
-kernel on uniform data; the digits claim uses scikit-learn's digits (or ``--data``).
+with ``Kernel("linear")`` on the feature rows. Their ``-centred`` twins run on the
+model's zero-mean twin, where a KPCA that centres and one that does not share the
+estimand (:mod:`.centred`); ``cor43-gaussian`` and its centred twin put Corollary 4.3 on
+the Mehler model, a Gaussian kernel (:mod:`.gaussian`). The in-sample claims use a
+Gaussian kernel on uniform data; the digits claim uses scikit-learn's digits (or ``--data``).
 
 Every part a planted fault replaces is an estimator of its claim: the Nyström KPCA
 (``nystrom``: on the population model a kpca-projection role factory

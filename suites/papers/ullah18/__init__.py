@@ -7,7 +7,9 @@ Rate claims run on the Mehler oracle (:class:`theory.mehler.MehlerModel`):
 k(x, y) = exp(-gamma (x - y)^2) with gamma = 1/(2 * 0.7^2) (length scale l = 0.7)
 and x ~ N(0, 1), k = 3 components. For a fitted RF subspace U the population
 Grams G = U^T C_m U and H = U^T M U come from Gauss-Hermite quadrature, so the
-excess risk, eps_a and eps_e carry no test-set noise.
+excess risk, eps_a and eps_e carry no test-set noise. The ``-centred`` twins judge
+random-feature KPCA that centres in feature space against the oracle's centred
+operator (:mod:`.centred`).
 
 Excess risk is reported two ways: the paper's lifted E = sum_{i<=k} lambda_bar_i - J
 (after the Procrustes rotation towards the top-k eigenvectors of the population
