@@ -247,3 +247,29 @@ class _NoMerge(PlainFrequentDirections):
 def frequent_directions_without_merge(n_components, budget, kernel, random_state):
     """A sketch without merge."""
     return _NoMerge(budget)
+
+
+class _ScaledScores(PlainNystromKPCA):
+    """The bug: components of norm ``scale`` in the RKHS (a factor left in them), so the
+    scores are ``scale`` times the coordinates of the projection."""
+
+    scale = 1.0
+
+    def transform(self, X):
+        return self.scale * super().transform(X)
+
+
+class _DoubledScores(_ScaledScores):
+    scale = 2.0
+
+
+class _ShrunkScores(_ScaledScores):
+    scale = 0.8
+
+
+def doubled_scores(n_components, budget, kernel, random_state):
+    return _DoubledScores(n_components, budget, kernel, random_state)
+
+
+def shrunk_scores(n_components, budget, kernel, random_state):
+    return _ShrunkScores(n_components, budget, kernel, random_state)

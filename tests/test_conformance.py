@@ -330,3 +330,16 @@ def test_a_sketch_without_merge_is_na_on_fd_merge_with_the_reason():
                          [resolve("nomerge=tests.external_estimators:frequent_directions_without_merge")], "ci")
     assert [c.id for c in runs] == ["ghashami16.fd-merge"]
     assert skipped["ghashami16.fd-merge", "nomerge"] == Entry("n/a", "lacks merge")
+
+
+def test_the_gaussian_rate_reads_scores_as_coordinates_and_a_wrong_scale_fails():
+    """sterge20.cor43-gaussian reads R = tr C - E||f(X)||^2 from transform: a correct
+    uncentred Nyström written outside holds; scores twice too large make R fall below
+    R_C,l (impossible), scores 0.8 times too small fail the level."""
+    claim = ["sterge20.cor43-gaussian"]
+    good = check(ext.nystrom, claims=claim, profile="ci")[claim[0]]
+    assert good.status == "holds", good.summary
+    doubled = check(ext.doubled_scores, claims=claim, profile="ci")[claim[0]]
+    assert doubled.status == "fails" and "impossible" in doubled.summary.lower(), doubled.summary
+    shrunk = check(ext.shrunk_scores, claims=claim, profile="ci")[claim[0]]
+    assert shrunk.status == "fails" and "R/R_C,l" in shrunk.summary, shrunk.summary

@@ -132,9 +132,11 @@ def test_centred_spectrum_against_a_large_sample_centred_gram():
     np.testing.assert_allclose(lam[:8], emp[:8], atol=0.01)
     np.testing.assert_allclose(MehlerModel(GAMMA, (1.0,), n_nodes=160).centred_spectrum()[0][:20], lam[:20],
                                atol=1e-12)
-    # the centring leaves the odd (mean-zero) Mehler eigenpairs and removes mass from the even ones
-    np.testing.assert_allclose(lam[0], model.eigenvalues[1], rtol=1e-10)
-    assert model.centred_optimum(3) < model.optimum(3) - 0.3
+    # tr Sigma = E k(x, x) - E k(x, y) = 1 - 1 / sqrt(1 + 4 gamma s^2) in closed form (x - y ~ N(0, 2 s^2))
+    assert lam.sum() == pytest.approx(1 - 1 / np.sqrt(1 + 4 * GAMMA), rel=1e-12)
+    # the odd Hermite eigenfunctions have mean zero: centring keeps each odd Mehler eigenvalue
+    for odd in model.eigenvalues[1:12:2]:
+        assert np.min(np.abs(lam - odd)) <= 1e-12 * model.eigenvalues[0]
 
 
 def test_centred_population_reads_the_top_centred_eigenfunctions_as_optimal():

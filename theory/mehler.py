@@ -52,6 +52,7 @@ from itertools import product
 import numpy as np
 from numpy.polynomial.hermite_e import hermegauss
 
+from kpca_suite.kernels import Kernel
 from kpca_suite.kernels.validation import check_array, check_positive, check_random_state
 
 
@@ -275,8 +276,7 @@ class MehlerModel:
 def _centred_spectrum(gamma: float, data_vars: tuple, n_nodes: int):
     """:meth:`MehlerModel.centred_spectrum`, once per model."""
     nodes, w = MehlerModel(gamma, data_vars, n_nodes).quadrature()
-    sq = np.sum(nodes**2, axis=1)
-    K = np.exp(-gamma * np.maximum(sq[:, None] + sq[None, :] - 2.0 * nodes @ nodes.T, 0.0))
+    K = Kernel("gaussian", gamma=gamma).block(nodes, nodes)
     Kw = K @ w
     Kc = K - Kw[:, None] - Kw[None, :] + w @ Kw
     r = np.sqrt(w)

@@ -159,13 +159,18 @@ ALS_LEVEL = {"poly": 1.25, "exp": 2.0}
 RATIO_FLOOR = (1.0 - 1e-9, "R_C,l is the least population error of any rank-l projector")
 
 
+#: R(P) >= R_C,l > 0 for any rank-l projector: a negative R (scores on too large a scale, read
+#: as coordinates) is impossible and fails, instead of a log-log fit that cannot be made.
+R_FLOOR = (0.0, "a population error cannot be negative: scores larger than the projection's coordinates?")
+
+
 def _rate_judge(slope_band, label, level=RATIO_MAX):
     """Slope of mean R vs n in a band (around the exact R_{C,l} slope); the level:
     mean R / R_{C,l} <= ``level`` at every size, never below 1 (impossible for a
     rank-l projector), and its slope <= +0.05 (not growing)."""
     return AllOf(
         SlopeInBand("R", band=slope_band, label=label, ylabel="population R(P)", reference="R_C",
-                    reference_label="exact R_C,l"),
+                    reference_label="exact R_C,l", impossible=R_FLOOR),
         MeanAtMost("ratio", level, "R/R_C,l"),
         SlopeInBand("ratio", band=(-np.inf, 0.05), label=f"{label}: R/R_C,l", ylabel="R / R_C,l",
                     name="ratio_slope", impossible=RATIO_FLOOR),

@@ -97,6 +97,9 @@ def rate_experiment(cell, estimators) -> dict:
     out = {"excess_proj": _excess(cell, estimators[cell.method], role)}
     if "batch" in estimators:
         out["excess_batch"] = _excess(cell, estimators["batch"], "kpca-projection")
+        if not out["excess_batch"] > 0:  # our own batch fit: a ratio to 0 or less would read as a pass
+            raise ValueError(f"{cell.claim}: the batch RF-ERM's excess {out['excess_batch']!r} is not positive "
+                             f"at n = {cell.n}; E_proj / E_batch is undefined")
         out["over_batch"] = out["excess_proj"] / out["excess_batch"]
     return out
 
