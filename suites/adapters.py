@@ -3,16 +3,18 @@ scikit-learn's, and the optional ``nystrompca`` package, listed by
 ``kpca-suite estimators`` and run side by side by ``kpca-suite conformance``.
 
 Every factory is a module-level function ``make(n_components, budget, kernel,
-random_state)`` so that a process pool can pickle it.
+random_state)`` (``make(budget, kernel, ridge, random_state)`` for the ``krr`` role) so
+that a process pool can pickle it.
 An adapter says whether it centres in feature space: the claims of Sterge et al.
 and Ullah et al. are uncentred, so a centring implementation computes another
 estimand there, and the conformance matrix says so instead of failing it.
 
 Kernels: ours take any :class:`~kpca_suite.kernels.Kernel`, and
-``ours-nystrom-columns`` any ``KernelLike`` (the periodic kernels of Bach 2013
+``ours-nystrom-krr`` any ``KernelLike`` (the periodic kernels of Bach 2013
 too); scikit-learn's adapters translate the Gaussian (``rbf``), Laplacian, linear
 and unnormalised polynomial kernels and raise :class:`UnsupportedKernel` for
-others (the periodic kernels have no scikit-learn name).
+others (the periodic kernels have no scikit-learn name), except ``KernelRidge``,
+which takes any kernel's Gram matrix (``kernel="precomputed"``).
 """
 
 from __future__ import annotations
@@ -80,14 +82,30 @@ def ours_nystrom(n_components, budget, kernel, random_state):
     return NystromKPCA(n_components or budget, kernel, landmarks=budget, random_state=random_state)
 
 
-def ours_nystrom_columns(n_components, budget, kernel, random_state):
-    """The Nyström map of ``budget`` columns drawn uniformly without replacement (Bach 2013,
-    Eq. (4)), factored by incomplete Cholesky: Z = transform(X) has Z Z^T = C W^+ C^T. Any
-    KernelLike (``block``, ``diag``), the periodic kernels included; ``n_components`` must be None."""
-    from kpca_suite.methods import NystromFeatures
-    if n_components is not None:
-        raise ValueError("ours-nystrom-columns is a feature map: n_components must be None")
-    return NystromFeatures(kernel, budget, sampling="uniform", random_state=random_state)
+class NystromKRRRole:
+    """:class:`~kpca_suite.methods.NystromKRR` in the ``krr`` role: ``budget`` columns by
+    ``sampling``; the role's ``ridge`` is scikit-learn's alpha, NystromKRR's the paper's
+    lambda = ridge / n, so the model is built in ``fit``, where n is known."""
+
+    def __init__(self, budget, kernel, ridge, random_state, sampling="uniform"):
+        self.budget, self.kernel, self.ridge = budget, kernel, ridge
+        self.random_state, self.sampling = random_state, sampling
+
+    def fit(self, X, y):
+        from kpca_suite.methods import NystromKRR
+        n = np.shape(X)[0]
+        self.model_ = NystromKRR(self.kernel, self.ridge / n, self.budget, sampling=self.sampling,
+                                 random_state=self.random_state).fit(X, y)
+        return self
+
+    def predict(self, X):
+        return self.model_.predict(X)
+
+
+def ours_nystrom_krr(budget, kernel, ridge, random_state):
+    """KRR on ``budget`` columns sampled uniformly without replacement (Bach 2013, Eq. (4),
+    Sec. 4.4), factored by incomplete Cholesky; any KernelLike (the periodic kernels too)."""
+    return NystromKRRRole(budget, kernel, ridge, random_state)
 
 
 def ours_exact(n_components, budget, kernel, random_state):
@@ -240,6 +258,40 @@ def sklearn_rbf_tsvd(n_components, budget, kernel, random_state):
     return _pipeline(_rbf_sampler(budget, kernel, random_state), _tsvd(n_components, random_state))
 
 
+class PrecomputedKernelRidge:
+    """scikit-learn's ``KernelRidge(kernel="precomputed")`` on the Gram matrices of a kernel
+    scikit-learn has no name for (``kernel.block``)."""
+
+    def __init__(self, kernel, ridge):
+        self.kernel, self.ridge = kernel, ridge
+
+    def fit(self, X, y):
+        from sklearn.kernel_ridge import KernelRidge
+        self.X_fit_ = np.asarray(X, dtype=float)
+        self.model_ = KernelRidge(alpha=self.ridge, kernel="precomputed").fit(self.kernel.block(self.X_fit_), y)
+        return self
+
+    def predict(self, X):
+        return self.model_.predict(self.kernel.block(np.asarray(X, dtype=float), self.X_fit_))
+
+
+def sklearn_kernel_ridge(budget, kernel, ridge, random_state):
+    """``KernelRidge(alpha=ridge)``: exact KRR (``budget`` unused), on scikit-learn's own kernel
+    where it has one, on the precomputed Gram matrix otherwise (the periodic kernels)."""
+    from sklearn.kernel_ridge import KernelRidge
+    try:
+        return KernelRidge(alpha=ridge, **sklearn_kernel(kernel))
+    except UnsupportedKernel:
+        return PrecomputedKernelRidge(kernel, ridge)
+
+
+def sklearn_nystroem_ridge(budget, kernel, ridge, random_state):
+    """``Nystroem(n_components=budget)`` + ``Ridge(alpha=ridge, fit_intercept=False)``: KRR on
+    ``budget`` uniformly sampled columns (no intercept, as KRR)."""
+    from sklearn.linear_model import Ridge
+    return _pipeline(_nystroem(budget, kernel, random_state), Ridge(alpha=ridge, fit_intercept=False))
+
+
 class StreamingFeaturePCA:
     """A feature map followed by ``IncrementalPCA`` over a stream: the map is fitted
     on the first chunk (RBFSampler's fit only draws), each chunk updates the PCA."""
@@ -320,14 +372,15 @@ def nystrompca_kpca(n_components, budget, kernel, random_state):
 # ---------------------------------------------------------------------- the registry
 
 SKLEARN_KERNELS = ("gaussian", "laplacian", "linear", "polynomial")
-KPCA, APPROX, STREAM, SKETCH = "kpca-projection", "kernel-approximation", "streaming-kpca", "matrix-sketch"
+KPCA, APPROX, STREAM, SKETCH, KRR = ("kpca-projection", "kernel-approximation", "streaming-kpca", "matrix-sketch",
+                                     "krr")
 
 ADAPTERS = {a.name: a for a in (
     Adapter("ours-fd", (SKETCH,), ours_fd, False, "kpca_suite FrequentDirections (standard rule)", kind="sketch"),
     Adapter("ours-nystrom", (KPCA, APPROX), ours_nystrom, False, "kpca_suite NystromKPCA, uniform landmarks",
             kernels=KERNELS, kind="nystrom"),
-    Adapter("ours-nystrom-columns", (APPROX,), ours_nystrom_columns, False, "kpca_suite NystromFeatures: "
-            "incomplete Cholesky of uniform columns (Bach 2013, Eq. (4)), any KernelLike", kind="nystrom"),
+    Adapter("ours-nystrom-krr", (KRR,), ours_nystrom_krr, False, "kpca_suite NystromKRR: incomplete Cholesky "
+            "of uniform columns (Bach 2013, Eq. (4)), any KernelLike", kind="nystrom"),
     Adapter("ours-exact", (KPCA,), ours_exact, False, "kpca_suite ExactKPCA", budgeted=False, kind="exact"),
     Adapter("ours-rf-erm", (KPCA,), ours_rf_erm, False, "kpca_suite RFERM (random features + PCA)",
             kernels=("gaussian", "laplacian"), kind="random-features"),
@@ -347,6 +400,10 @@ ADAPTERS = {a.name: a for a in (
             "KernelPCA(eigen_solver='arpack')", budgeted=False, kernels=SKLEARN_KERNELS, kind="exact"),
     Adapter("sklearn-kernelpca-randomized", (KPCA,), sklearn_kernelpca_randomized, True,
             "KernelPCA(eigen_solver='randomized')", budgeted=False, kernels=SKLEARN_KERNELS, kind="exact"),
+    Adapter("sklearn-kernel-ridge", (KRR,), sklearn_kernel_ridge, False, "KernelRidge (precomputed Gram "
+            "matrix for other kernels)", budgeted=False, kind="exact"),
+    Adapter("sklearn-nystroem-ridge", (KRR,), sklearn_nystroem_ridge, False, "Nystroem + Ridge",
+            kernels=SKLEARN_KERNELS, kind="nystrom"),
     Adapter("sklearn-rbf", (APPROX,), sklearn_rbf, False, "RBFSampler", kernels=("gaussian",), kind="random-features"),
     Adapter("sklearn-rbf-pca", (KPCA,), sklearn_rbf_pca, True, "RBFSampler + PCA", kernels=("gaussian",), kind="random-features"),
     Adapter("sklearn-rbf-tsvd", (KPCA, APPROX), sklearn_rbf_tsvd, False, "RBFSampler + TruncatedSVD",

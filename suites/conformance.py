@@ -103,7 +103,7 @@ def check_up_front(estimator: Estimator, claim) -> None:
                              f"{', '.join(settings)}")
         err.reason = f"{type(e).__name__}: {e}"
         raise err from None
-    check_conforms(est, subject.role, label, subject.methods)
+    check_conforms(est, subject.role, label, subject.methods, subject.in_sample)
 
 
 def variant(claim, estimator: Estimator):

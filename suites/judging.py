@@ -260,19 +260,23 @@ class CoverageAtLeast:
     fails when the binomial probability of v or more violations at rate
     ``1 - level`` is below ``alpha``.
 
-    ``covered`` is a metric that is 1.0 where the bound held and 0.0 where not.
+    ``covered`` is a metric that is 1.0 where the bound held and 0.0 where not;
+    ``method`` restricts the rule to one method's cells.
     """
 
     covered: str
     level: float
     alpha: float = 0.01
     name: str = "coverage"
+    method: Optional[str] = None
 
     @property
     def reads(self) -> frozenset:
         return frozenset((self.covered,))
 
     def __call__(self, results, profile) -> Outcome:
+        if self.method is not None:
+            results = [r for r in results if r.cell.method == self.method]
         bad = nonfinite(results, self.reads, self.name)
         if bad is not None:
             return bad

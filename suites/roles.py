@@ -27,6 +27,7 @@ kpca-projection    fit(X), transform(X)         the fitted k-dimensional project
 kernel-approximation fit(X), transform(X)       Z = transform(X), with Z Z^T ≈ K
 streaming-kpca     partial_fit(chunk), transform one pass over chunks, then the projection
 matrix-sketch      partial_fit(rows), sketch_   one pass over row chunks, then the rows of B
+krr                fit(X, y), predict(X)        the smoother S of the training points (S y = fitted values)
 ================== ============================ ===========================================
 
 A ``matrix-sketch`` sketches the rows themselves (``kernel`` is None, ``n_components``
@@ -35,6 +36,18 @@ rows of B (at most ell of them, zero rows allowed), with B^T B approximating A^T
 optional attributes sharpen the Frequent Directions claims: ``shrink_index`` (the j of
 its shrink rule, ell by default) and ``delta_`` (its certified Delta); ``merge(other)``,
 returning the sketch of both streams, is what ``ghashami16.fd-merge`` needs.
+
+A ``krr`` (kernel ridge regression) factory has its own signature::
+
+    make(budget, kernel, ridge, random_state) -> regressor
+
+``budget`` the number of sampled columns (landmarks), ``ridge`` the penalty of
+min_f ||y - f(X)||^2 + ridge ||f||_H^2 (scikit-learn's ``alpha``: full KRR solves
+(K + ridge I) alpha = y; the paper's lambda is ridge / n). The regressor is linear in
+y, so its smoother S (f(X) = S y on the training points) is read from one fit on
+the n x n identity targets, ``fit(X, I_n)`` then ``predict(X)``, or, where ``fit``
+refuses 2-D targets, from n fits on its columns; the claims judge the exact risk
+of S.
 
 A factory says what kind of implementation it is, in one way: the decorator
 :func:`implementation` (or the same attributes set by hand). Claims about another
@@ -89,6 +102,8 @@ ROLES = {r.name: r for r in (
          "one pass of partial_fit over chunks of the stream, then transform(X) gives the k scores"),
     Role("matrix-sketch", ("partial_fit",), "sketch rows",
          "one pass of partial_fit over row chunks of A, then sketch_ holds the rows of B, B^T B ≈ A^T A"),
+    Role("krr", ("fit", "predict"), "sampled columns",
+         "kernel ridge regression make(budget, kernel, ridge, random_state): fit(X, y), then predict(X)"),
 )}
 
 
@@ -171,7 +186,10 @@ class Subject:
     up-front check that a factory builds an object of the role, before any cell runs;
     ``kinds`` restricts the built-in adapters the conformance matrix runs (a
     Monte Carlo rate is a statement about random features, not about Nyström);
-    ``methods`` the methods the metric needs beyond the role's, checked up front."""
+    ``methods`` the methods the metric needs beyond the role's, checked up front;
+    ``in_sample`` whether the metric reads only the scores of the rows the estimator was
+    fitted on (``fit_transform(X)``), so that an implementation without an out-of-sample
+    ``transform`` runs it too."""
 
     role: str
     estimator: str
@@ -182,22 +200,28 @@ class Subject:
     probe: tuple = (("n_components", 3), ("budget", 16))
     kinds: tuple = ()  # the kinds of approximation the claim is about ("random-features", ...); () any
     methods: tuple = ()  # methods the metric needs beyond the role's (e.g. "merge")
+    in_sample: bool = False  # the metric reads only the fitted rows' scores: fit_transform suffices
 
     def __post_init__(self):
         if self.role not in ROLES:
             raise ValueError(f"role must be one of {sorted(ROLES)}, got {self.role!r}")
 
 
-def check_conforms(est, role: str, claim: str, methods: tuple = ()):
-    """``est`` if it has every method of ``role`` and ``methods``; otherwise
+def check_conforms(est, role: str, claim: str, methods: tuple = (), in_sample: bool = False):
+    """``est`` if it has every method of ``role`` and ``methods`` (for an ``in_sample``
+    claim, ``fit_transform`` stands for ``fit`` and ``transform``); otherwise
     :class:`EstimatorError` naming the claim (whose id ``<id>[<name>]`` names the
     estimator) and what is missing."""
     needed = (*ROLES[role].methods, *methods)
+    if in_sample and callable(getattr(est, "fit_transform", None)):
+        needed = tuple(m for m in needed if m not in ("fit", "transform"))
     missing = [m for m in needed if not callable(getattr(est, m, None))]
     if missing:
         err = EstimatorError(f"{claim}: the estimator's factory returned {type(est).__name__}, which lacks "
                              f"{', '.join(missing)} (role {role!r} and this claim need {', '.join(needed)})")
         err.reason = f"lacks {', '.join(missing)}"
+        if "transform" in missing and callable(getattr(est, "fit_transform", None)):
+            err.reason = "no out-of-sample transform (fit_transform only); the claim reads new points"
         raise err
     return est
 
@@ -236,6 +260,11 @@ class Checked:
 
     def transform(self, X):
         return self.checked(self._est.transform(X), len(X), "transform")
+
+    def predict(self, X):
+        """The estimator's predictions as an (n, outputs) array (1-D ones as a column), checked."""
+        out = self._est.predict(X)
+        return self.checked(np.reshape(out, (-1, 1)) if np.ndim(out) == 1 else out, len(X), "predict")
 
     def fit_transform(self, X):
         if callable(getattr(self._est, "fit_transform", None)):
@@ -283,9 +312,9 @@ def sketch_rows(est, claim: str, d: int, budget: int) -> np.ndarray:
     return B.astype(np.float64, copy=False)
 
 
-def build(factory: Callable, role: str, cell, **settings) -> Checked:
+def build(factory: Callable, role: str, cell, in_sample: bool = False, **settings) -> Checked:
     """Call a role factory with the role's settings (``n_components``, ``budget``,
-    ``kernel``, ``random_state``), check that what it returns has the role's methods,
-    and return it seen through :class:`Checked`."""
-    est = check_conforms(factory(**settings), role, cell.claim)
+    ``kernel``, ``random_state``), check that what it returns has the role's methods
+    (``in_sample``: :func:`check_conforms`), and return it seen through :class:`Checked`."""
+    est = check_conforms(factory(**settings), role, cell.claim, in_sample=in_sample)
     return Checked(est, cell.claim, settings.get("n_components"))

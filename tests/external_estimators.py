@@ -3,9 +3,13 @@ a plain NumPy Nyström KPCA (uncentred, uniform landmarks; with n_components Non
 whole Nyström map, a kernel approximation for any kernel with ``block``, the periodic
 kernels of bach13.rank-rule too), the same with a realistic bug (it keeps 5 landmarks
 whatever budget it is given), and factories that are wrong in the ways `--estimator`
-must report."""
+must report; a plain Frequent Directions sketch, KRR on sampled columns and an
+in-sample-only centred KPCA, each with a realistic bug beside the correct one."""
 
 import numpy as np
+import scipy.linalg
+
+from kpca_suite.suites.roles import implementation
 
 
 class PlainNystromKPCA:
@@ -273,3 +277,108 @@ def doubled_scores(n_components, budget, kernel, random_state):
 
 def shrunk_scores(n_components, budget, kernel, random_state):
     return _ShrunkScores(n_components, budget, kernel, random_state)
+
+
+class PlainNystromKRR:
+    """Kernel ridge regression on ``budget`` uniformly sampled columns (the ``krr`` role):
+    features F = K_nI K_II^{-1/2} (on K_II's numerical range), w = (F^T F + ridge I)^{-1} F^T y,
+    predict(x) = k_I(x)^T K_II^{-1/2} w. ``ridge`` is scikit-learn's alpha."""
+
+    def __init__(self, budget, kernel, ridge, random_state=None):
+        self.budget = budget
+        self.kernel = kernel
+        self.ridge = ridge
+        self.random_state = random_state
+
+    def _penalty(self, n):
+        return self.ridge
+
+    def fit(self, X, y):
+        rng = np.random.default_rng(self.random_state)
+        self.columns_ = X[np.sort(rng.choice(len(X), self.budget, replace=False))]
+        s, V = np.linalg.eigh(self.kernel.block(self.columns_))
+        keep = s > 1e-12 * s.max()
+        whiten = V[:, keep] / np.sqrt(s[keep])
+        F = self.kernel.block(X, self.columns_) @ whiten
+        A = F.T @ F + self._penalty(len(X)) * np.eye(F.shape[1])
+        self.coef_ = whiten @ np.linalg.solve(A, F.T @ y)
+        return self
+
+    def predict(self, X):
+        return self.kernel.block(X, self.columns_) @ self.coef_
+
+
+class _PerSampleRidge(PlainNystromKRR):
+    def _penalty(self, n):
+        return n * self.ridge
+
+
+def nystrom_krr(budget, kernel, ridge, random_state):
+    """A correct ``krr`` factory."""
+    return PlainNystromKRR(budget, kernel, ridge, random_state)
+
+
+def nystrom_krr_per_sample_ridge(budget, kernel, ridge, random_state):
+    """The bug: reads ridge as the per-sample lambda and multiplies it by n again (the
+    two conventions of the penalty mixed up): n times too much regularisation."""
+    return _PerSampleRidge(budget, kernel, ridge, random_state)
+
+
+class OneTargetKRR(PlainNystromKRR):
+    """The same regressor, refusing 2-D targets (as many regressors do)."""
+
+    def fit(self, X, y):
+        if np.ndim(y) != 1:
+            raise ValueError(f"y must be 1-D, got shape {np.shape(y)}")
+        return super().fit(X, y)
+
+
+class InSampleCentredKPCA:
+    """Exact centred KPCA that gives only the scores of the rows it is fitted on, as many
+    embeddings do (``fit_transform``, no ``transform`` of new points): the top eigenvectors
+    of the centred Gram matrix J K J scaled by the square roots of their eigenvalues."""
+
+    def __init__(self, n_components, kernel):
+        self.n_components = n_components
+        self.kernel = kernel
+
+    def fit_transform(self, X):
+        K = self.kernel.block(X)
+        n = len(K)
+        K -= K.mean(axis=0)[None, :]
+        K -= K.mean(axis=1)[:, None]  # J K J, J = I - 11^T / n
+        s, U = scipy.linalg.eigh(K, subset_by_index=(n - self.n_components, n - 1))
+        return U[:, ::-1] * np.sqrt(np.clip(s[::-1], 0.0, None))
+
+
+@implementation(kind="exact", centred=True, budgeted=False)
+def in_sample_kpca(n_components, budget, kernel, random_state):
+    """An in-sample-only exact centred KPCA, its kind declared."""
+    return InSampleCentredKPCA(n_components, kernel)
+
+
+class InSampleRFF:
+    """Random Fourier features (:class:`PlainRFF`) of the rows given, and of those only:
+    ``fit_transform``, no ``transform`` of new points."""
+
+    def __init__(self, n_components, n_features, kernel, random_state=None):
+        self._map = PlainRFF(n_components, n_features, kernel, random_state)
+
+    def fit_transform(self, X):
+        return self._map.fit(X).transform(X)
+
+
+@implementation(kind="random-features", centred=False)
+def in_sample_rff(n_components, budget, kernel, random_state):
+    """An in-sample-only random-feature map, its kind declared."""
+    return InSampleRFF(n_components, budget, kernel, random_state)
+
+
+class _HalfScaledRFF(PlainRFF):
+    def _features(self, X):
+        return np.sqrt(1.0 / self.n_features) * np.cos(X @ self.omega_ + self.phase_)
+
+
+def half_scaled_rff(n_components, budget, kernel, random_state):
+    """The bug: sqrt(1/m) cos(.) for sqrt(2/m) cos(.), so Z Z^T is about K / 2."""
+    return _HalfScaledRFF(n_components, budget, kernel, random_state)

@@ -12,14 +12,15 @@ from kpca_suite.suites.papers.bach13 import dof as b13_dof
 from kpca_suite.suites.papers.bach13 import rank as b13_rank
 from kpca_suite.kernels.cholesky import incomplete_cholesky
 from kpca_suite.kernels.periodic import PeriodicKernel
-from kpca_suite.methods import NystromFeatures, NystromKRR
-from kpca_suite.suites.adapters import ours_nystrom_columns
+from kpca_suite.methods import KernelRidge, NystromKRR
+from kpca_suite.suites.adapters import ours_nystrom_krr, sklearn_kernel_ridge
 from kpca_suite.suites.claim import Cell, Result
 from kpca_suite.theory.dof import krr_risk
 from kpca_suite.theory.periodic import periodic_signal, uniform_design
+import tests.external_estimators as ext
 from tests.claims import run_claim
 
-CLAIM_IDS = {"bach13." + s for s in ("dof-identities", "dof-decay", "table1", "rank-rule", "pivoting", "fig1",
+CLAIM_IDS = {"bach13." + s for s in ("dof-identities", "dof-decay", "table1", "rank-rule", "rank-rule-gaussian", "pivoting", "fig1",
                                      "lemmaB1", "eq6")}
 
 
@@ -83,33 +84,32 @@ def _spectral_risk(L, z, lam, sigma2):
     return bias + var
 
 
-def test_factor_risk_is_the_spectral_risk_of_z_z_transpose_for_any_factor():
+def test_smoother_risk_is_the_spectral_risk_of_krr_and_the_smoother_is_read_with_one_or_n_fits():
     X = uniform_design(60, 1)
     z = periodic_signal(X, "poly", 2)
-    rng = np.random.default_rng(2)
-    G = incomplete_cholesky(X, PeriodicKernel("exp", 1.0), 12, rng.permutation(60)).factor
-    assert b13_rank.factor_risk(G, z, 1e-3, 0.5) == pytest.approx(b13_common.nested_risks(G, z, 1e-3, 0.5)[-1], rel=1e-12)
-    for Z in (G, G @ np.linalg.qr(rng.standard_normal((12, 12)))[0],   # a rotated factor: the same L
-              np.column_stack([G, G[:, :3]]),                            # rank-deficient
-              rng.standard_normal((60, 75))):                            # more columns than rows
-        assert b13_rank.factor_risk(Z, z, 1e-3, 0.5) == pytest.approx(_spectral_risk(Z @ Z.T, z, 1e-3, 0.5), rel=1e-9)
-    assert b13_rank.factor_risk(np.zeros((60, 0)), z, 1e-3, 0.5) == pytest.approx(z @ z / 60)  # L = 0: all bias
+    kern = PeriodicKernel("exp", 1.0)
+    K = kern.block(X)
+    S = K @ np.linalg.inv(K + 60 * 1e-3 * np.eye(60))
+    assert b13_rank.smoother_risk(S, z, 0.5) == pytest.approx(_spectral_risk(K, z, 1e-3, 0.5), rel=1e-9)
+    assert b13_rank.smoother_risk(np.zeros((60, 60)), z, 0.5) == pytest.approx(z @ z / 60)  # predicts 0: all bias
+    # the smoother of an outside regressor: one fit on I_n, or n fits where y must be 1-D
+    two_d = b13_rank.smoother(ext.nystrom_krr(12, kern, 0.06, 3), X)
+    one_d = b13_rank.smoother(ext.OneTargetKRR(12, kern, 0.06, 3), X)
+    assert np.allclose(two_d, one_d, rtol=0, atol=1e-10)
+    y = np.random.default_rng(0).standard_normal(60)
+    assert np.allclose(two_d @ y, ext.nystrom_krr(12, kern, 0.06, 3).fit(X, y).predict(X), atol=1e-10)
 
 
-def test_nystrom_features_is_nystrom_krrs_feature_map_for_any_kernel_like():
+def test_nystrom_krr_adapter_takes_the_roles_ridge_as_scikit_learns_alpha():
     X = uniform_design(90, 3)
     kern = PeriodicKernel("poly", 1)
-    f = ours_nystrom_columns(None, 20, kern, 5).fit(X)
-    assert isinstance(f, NystromFeatures)
-    krr = NystromKRR(kern, 1e-3, 20, sampling="uniform", random_state=5).fit(X, np.ones(90))
-    assert np.array_equal(f.column_indices_, krr.column_indices_)
+    y = periodic_signal(X, "poly", 2)
+    ours = ours_nystrom_krr(20, kern, 0.09, 5).fit(X, y)
+    direct = NystromKRR(kern, 0.09 / 90, 20, sampling="uniform", random_state=5).fit(X, y)
     Xnew = uniform_design(7, 4)
-    assert np.allclose(f.transform(Xnew), krr.transform(Xnew), rtol=0, atol=1e-12)
-    Z = f.transform(X)
-    idx = f.column_indices_  # L = C W^-1 C^T (Eq. (4)): exact on the sampled columns
-    assert np.allclose((Z @ Z.T)[:, idx], kern.block(X)[:, idx], atol=1e-10)
-    with pytest.raises(ValueError, match="feature map"):
-        ours_nystrom_columns(3, 20, kern, 0)
+    assert np.allclose(ours.predict(Xnew), direct.predict(Xnew), rtol=0, atol=1e-12)
+    exact = sklearn_kernel_ridge(20, kern, 0.09, 0).fit(X, y)  # precomputed Gram: any kernel
+    assert np.allclose(exact.predict(Xnew), KernelRidge(kern, 0.09 / 90).fit(X, y).predict(Xnew), atol=1e-10)
 
 
 def test_rank_budgets_are_the_multiples_of_d_and_the_rule_capped_at_n():
@@ -117,11 +117,11 @@ def test_rank_budgets_are_the_multiples_of_d_and_the_rule_capped_at_n():
     assert b13_rank.rank_budgets(30.0, 50)["rule"] == 50 and b13_rank.rank_budgets(30.0, 50)["4d"] == 50
 
 
-def _fake(ratios, kernel=("poly", 1), n=100, seeds=2):
+def _fake(ratios, kernel=("poly", 1), n=100, seeds=2, rank=10.0):
     keys = b13_rank.RANK_KEYS
     return [Result(Cell.make("bach13.rank-rule", "uniform", n, s, kdecay=kernel[0], krate=kernel[1]),
                    {**{f"ratio_{k}": r for k, r in zip(keys, ratios)}, **{f"p_{k}": 10.0 for k in keys},
-                    **{f"width_{k}": 10.0 for k in keys}}) for s in range(seeds)]
+                    "rank_0.25d": rank}) for s in range(seeds)]
 
 
 def test_judge_rank_brackets_p1_over_d_between_a_quarter_and_four_and_checks_the_rule():
@@ -135,10 +135,20 @@ def test_judge_rank_brackets_p1_over_d_between_a_quarter_and_four_and_checks_the
     assert late.status == "fails" and "n=400: (2, 4]" in late.summary
 
 
+def test_judge_rank_judges_an_unbudgeted_smoother_at_the_rule_and_4d_only():
+    exact = _fake([1.0] * 6, rank=11.0) + _fake([1.0] * 6, n=200, rank=11.0)  # rank p + 1 at d/4
+    out = b13_rank.judge_rank(exact, "ci")
+    assert out.status == "holds" and "judged at p = ⌈d ln n⌉ and ⌈4d⌉ only" in out.summary, out.summary
+    assert "bracketed" not in out.summary
+    wrong = _fake([1.0] * 5 + [1.3], rank=11.0)  # an exact solver at the wrong ridge
+    assert b13_rank.judge_rank(wrong, "ci").status == "fails"
+    assert b13_rank.judge_rank(_fake([1.005] * 6), "ci").status == "fails"  # within budget: d/4 judged
+
+
 def test_rank_rule_is_a_role_claim_on_the_periodic_kernel():
     claim = next(c for c in b13.CLAIMS if c.id == "bach13.rank-rule")
-    assert claim.subject.role == "kernel-approximation" and claim.subject.kernel == "periodic"
-    assert claim.estimators[claim.subject.estimator] is ours_nystrom_columns
+    assert claim.subject.role == "krr" and claim.subject.kernel == "periodic"
+    assert claim.estimators[claim.subject.estimator] is ours_nystrom_krr
     assert {f.name for f in claim.faults} == {"crowded-columns", "eighth-budget"}
     pivoting = next(c for c in b13.CLAIMS if c.id == "bach13.pivoting")
     assert pivoting.subject is None and pivoting.experiment is b13_rank.pivot_experiment

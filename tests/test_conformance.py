@@ -13,9 +13,11 @@ import pytest
 
 from kpca_suite.kernels import Kernel
 from kpca_suite.methods import FixedLandmarks, NystromKPCA
+from kpca_suite.methods import KernelRidge as MethodsKernelRidge
 from kpca_suite.suites import registry
 from kpca_suite.suites.adapters import ADAPTERS, UnsupportedKernel
-from kpca_suite.suites.conformance import Entry, check, not_applicable, plan, resolve
+from kpca_suite.suites.conformance import (Entry, check, check_up_front, not_applicable, plan, resolve,
+                                            user_estimator)
 from kpca_suite.suites.probes import fitted_subspace, stream
 from kpca_suite.suites.roles import EstimatorError, sketch_rows
 from kpca_suite.theory import basis_from_coefficients
@@ -52,6 +54,12 @@ def test_each_adapter_fills_its_roles_and_says_truly_whether_it_centres(name):
             sketch = adapter.factory(n_components=None, budget=2, kernel=None, random_state=0).partial_fit(X)
             B = sketch_rows(sketch, "test", X.shape[1], 2)
             assert np.linalg.eigvalsh(X.T @ X - B.T @ B).min() >= -1e-9 * np.sum(X**2)
+            continue
+        if role == "krr":  # with every column (budget n), each is full KRR: K (K + ridge I)^{-1} y
+            y = np.sin(X[:, 0])
+            full = MethodsKernelRidge(kernel, 0.5 / len(X)).fit(X, y).predict(X)
+            est = adapter.factory(budget=len(X), kernel=kernel, ridge=0.5, random_state=0)
+            assert np.allclose(est.fit(X, y).predict(X), full, rtol=0, atol=1e-6 * np.abs(full).max())
             continue
         est, k = _build(adapter, role, kernel)
         if role == "streaming-kpca":
@@ -112,21 +120,28 @@ def test_a_correct_external_nystrom_holds_and_one_that_keeps_five_landmarks_fail
     assert bad["sterge20.cor42-poly"].status == "fails", bad["sterge20.cor42-poly"].summary
 
 
-def test_the_plan_runs_bach13_rank_rule_with_our_column_nystrom_and_marks_scikit_learns_kernel_unsupported():
+def test_the_plan_runs_bach13_rank_rule_with_every_krr_of_a_matching_kind_and_kernel():
     claim = registry.get("bach13.rank-rule")
-    names = ("ours-nystrom-columns", "ours-nystrom", "sklearn-nystroem", "sklearn-nystroem-tsvd", "sklearn-rbf")
+    names = ("ours-nystrom-krr", "sklearn-kernel-ridge", "sklearn-nystroem-ridge", "ours-nystrom", "sklearn-rbf")
     runs, skipped = plan([claim], [ADAPTERS[a].estimator() for a in names], "ci")
-    assert [c.id for c in runs] == ["bach13.rank-rule", "bach13.rank-rule[ours-nystrom-columns]"]
-    for name in ("sklearn-nystroem", "sklearn-nystroem-tsvd", "ours-nystrom"):  # NystromKPCA takes a Kernel only
-        assert skipped[claim.id, name] == Entry("n/a", "no periodic kernel")
-    assert skipped[claim.id, "sklearn-rbf"] == Entry("n/a", "a claim about nystrom, not random-features")
+    assert [c.id for c in runs] == ["bach13.rank-rule", "bach13.rank-rule[ours-nystrom-krr]",
+                                    "bach13.rank-rule[sklearn-kernel-ridge]"]
+    assert skipped[claim.id, "sklearn-nystroem-ridge"] == Entry("n/a", "no periodic kernel")
+    assert (claim.id, "ours-nystrom") not in skipped and (claim.id, "sklearn-rbf") not in skipped  # other roles
 
 
-def test_an_external_nystrom_holds_bach13_rank_rule_and_one_that_keeps_five_landmarks_fails():
-    good = check(ext.nystrom, claims=["bach13.rank-rule"], profile="ci")["bach13.rank-rule"]
+def test_an_external_krr_holds_bach13_rank_rule_and_one_that_mixes_up_the_ridge_fails():
+    good = check(ext.nystrom_krr, claims=["bach13.rank-rule"], profile="ci")["bach13.rank-rule"]
     assert good.status == "holds", good.summary
-    bad = check(ext.five_landmarks, claims=["bach13.rank-rule"], profile="ci")["bach13.rank-rule"]
+    assert "bracketed" in good.summary  # confined to its columns: all three checks
+    bad = check(ext.nystrom_krr_per_sample_ridge, claims=["bach13.rank-rule"], profile="ci")["bach13.rank-rule"]
     assert bad.status == "fails", bad.summary
+
+
+def test_scikit_learns_exact_kernel_ridge_holds_bach13_rank_rule_at_the_rule_and_4d():
+    v = check("sklearn-kernel-ridge", claims=["bach13.rank-rule"], profile="ci")["bach13.rank-rule"]
+    assert v.status == "holds", v.summary
+    assert "judged at p = ⌈d ln n⌉ and ⌈4d⌉ only" in v.summary
 
 
 def test_check_says_why_each_claim_is_not_applicable_and_never_returns_nothing():
@@ -343,3 +358,25 @@ def test_the_gaussian_rate_reads_scores_as_coordinates_and_a_wrong_scale_fails()
     assert doubled.status == "fails" and "impossible" in doubled.summary.lower(), doubled.summary
     shrunk = check(ext.shrunk_scores, claims=claim, profile="ci")[claim[0]]
     assert shrunk.status == "fails" and "R/R_C,l" in shrunk.summary, shrunk.summary
+
+
+def test_an_in_sample_only_map_gets_verdicts_on_the_in_sample_claims_and_n_a_elsewhere_with_the_reason():
+    """fit_transform and no transform: ghashami16.rff-rate reads only the fitted rows' features
+    and holds; a claim that reads new points is n/a with the reason (an exact centred KPCA of
+    the same shape holds hallgren21.cor61-centred: 80 s at ci, measured by hand)."""
+    v = check(ext.in_sample_rff, claims=["ghashami16.rff-rate"], profile="ci")["ghashami16.rff-rate"]
+    assert v.status == "holds", v.summary
+    reason = "not of role kpca-projection: no out-of-sample transform (fit_transform only); the claim reads new points"
+    with pytest.raises(EstimatorError) as e:
+        check(ext.in_sample_rff, claims=["ullah18.rate-erm"], profile="ci")
+    assert e.value.reason == reason.split(": ", 1)[1]
+    kpca = user_estimator("in-sample-kpca", ext.in_sample_kpca)
+    check_up_front(kpca, registry.get("hallgren21.cor61-centred"))  # in-sample: fit_transform suffices
+    with pytest.raises(EstimatorError, match="lacks fit, transform"):
+        check_up_front(kpca, registry.get("hallgren21.every-point"))
+
+
+def test_a_feature_map_off_by_a_constant_fails_rff_rate_and_the_summary_names_the_scale():
+    v = check(ext.half_scaled_rff, claims=["ghashami16.rff-rate"], profile="ci")["ghashami16.rff-rate"]
+    assert v.status == "fails", v.summary
+    assert "a missing scale?" in v.summary and "mean |c - 1|" in v.summary

@@ -1,20 +1,20 @@
 """bach13: Bach (2013), "Sharp analysis of low-rank kernel matrix approximations", COLT.
 
-All experiments use the periodic kernels of the paper's Sec. 5 on [0, 1)
-(:class:`kernels.PeriodicKernel`, with the corrected Bernoulli formula) and the signal
+All experiments but bach13.rank-rule-gaussian use the periodic kernels of the paper's Sec. 5
+on [0, 1) (:class:`kernels.PeriodicKernel`, with the corrected Bernoulli formula) and the signal
 f = sum_i 2 nu_i^(1/2) cos 2 pi i x, and score every estimator by its exact in-sample
 risk (bias + variance, :mod:`theory.dof`): no Monte Carlo over the noise, except in the
 check of those formulas. The grid design (circulant, FFT) gives exact df and risks in
 O(n log n); the uniform random design (the paper's Fig. 2 right) needs one O(n^3)
 eigendecomposition per cell. No bandwidth rule: the kernels have fixed spectra.
-bach13.rank-rule declares a role (kernel-approximation, kernel "periodic"): it reads any
-implementation through make(None, p, kernel, random_state), fit(X) and transform(X) only.
+bach13.rank-rule and its Gaussian twin declare a role (krr): they read any kernel ridge
+regression through make(p, kernel, ridge, random_state), fit(X, y) and predict(X) only.
 Each family module holds its claims' planted faults; those of several claims are in ``_common``."""
 
 from __future__ import annotations
 
 from ...claim import Paper
-from . import bounds, dof, fig1, identities, rank
+from . import bounds, dof, fig1, identities, rank, rank_gaussian
 
 PAPER = Paper(
     key="bach13",
@@ -61,4 +61,4 @@ PAPER = Paper(
 """,
 )
 
-CLAIMS = [*identities.CLAIMS, *dof.CLAIMS, *rank.CLAIMS, *fig1.CLAIMS, *bounds.CLAIMS]
+CLAIMS = [*identities.CLAIMS, *dof.CLAIMS, *rank.CLAIMS, *rank_gaussian.CLAIMS, *fig1.CLAIMS, *bounds.CLAIMS]

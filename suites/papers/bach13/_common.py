@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg as sla
 
+from kpca_suite.kernels import Kernel
 from kpca_suite.kernels.cholesky import CholeskyFactor
 from kpca_suite.kernels.periodic import PeriodicKernel
 from kpca_suite.theory.dof import dof_from_eigh, krr_risk, optimal_lambda
@@ -19,10 +20,15 @@ SIGMA2 = 1.0          # noise variance of every risk (the paper does not report 
 SIGNAL = ("poly", 2)  # nu_i = i^-4 (delta = 2): f(x) = 2 pi^2 B_2(x), the beta = 1 kernel at (x, 0)
 
 
-KERNEL_NAMES = {("poly", 1): "B_2", ("poly", 2): "B_4", ("exp", 0.5): "exp(ρ=0.5)", ("exp", 1.0): "exp(ρ=1)"}
+KERNEL_NAMES = {("poly", 1): "B_2", ("poly", 2): "B_4", ("exp", 0.5): "exp(ρ=0.5)", ("exp", 1.0): "exp(ρ=1)",
+                ("gaussian", 10.0): "Gaussian γ=10"}
 
 
-def _kernel(p) -> PeriodicKernel:
+def _kernel(p):
+    """The cell's kernel: periodic (kdecay "poly" or "exp", rate krate), or the Gaussian
+    kernel exp(-krate (x - y)^2) on [0, 1) (kdecay "gaussian"), which is not periodic."""
+    if p["kdecay"] == "gaussian":
+        return Kernel("gaussian", gamma=p["krate"])
     return PeriodicKernel(p["kdecay"], p["krate"])
 
 
