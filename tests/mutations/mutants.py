@@ -126,7 +126,7 @@ MUTANTS = (
         "Off-by-one in the tree reduction's grouping: every split_every-th partial result is dropped when "
         "there are more chunks than split_every - 1.",
         ("tests/test_dask_arrays.py",),
-        (),
+        ("sterge20.identities",),
     ),
     # ------------------------------------------------------------------ methods/
     Mutant(
@@ -335,7 +335,7 @@ MUTANTS = (
         "The role boundary counts NaN entries only, so an estimator output holding inf reaches the metrics "
         "unchecked.",
         ("tests/test_estimator_output.py",),
-        ("ghashami16.rff-unbiased",),
+        ("selfcheck.recipes", "ghashami16.rff-unbiased"),
     ),
 )
 

@@ -209,7 +209,7 @@ def rank_figure(results, verdict, outdir):
         ax.set_xlabel("p / d  (stars: p = ⌈d ln n⌉)")
         ax.set_title(KERNEL_NAMES[kern])
         ax.grid(True, which="both", alpha=0.25)
-    axes[0][0].set_ylabel("mean risk(L) / risk(K) - 1")
+    axes[0][0].set_ylabel("mean risk(S) / risk(K) - 1")
     axes[0][0].legend(fontsize=7)
     fig.suptitle(f"{verdict.claim} — {verdict.status}: uniform columns, risk ratio at p = c d (dotted: 1%)")
     return save_figure(fig, outdir, safe_name(verdict.claim).replace(".", "_") + "_ratios")

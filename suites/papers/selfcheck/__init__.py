@@ -1,6 +1,6 @@
-"""selfcheck: the suite's own judging recipes, run on synthetic sweeps whose verdict is
-known by construction, at every run: a recipe that breaks fails a claim, not only its
-unit tests."""
+"""selfcheck: the suite's own judging recipes, results store and role boundary, run on
+synthetic inputs whose verdict is known by construction, at every run: a recipe, store
+key or output check that breaks fails a claim, not only its unit tests."""
 
 from ...claim import Paper
 from . import recipes

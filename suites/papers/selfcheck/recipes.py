@@ -1,5 +1,6 @@
 """selfcheck.recipes: every judging recipe gives the verdict a synthetic sweep with a
-planted answer calls for.
+planted answer calls for; the results store keeps every distinct cell; the role boundary
+refuses every defective output.
 
 A recipe decides every claim that uses it, so a recipe that compares on the wrong side,
 ignores its confidence interval or passes a NaN would turn wrong verdicts into "holds"
@@ -10,12 +11,19 @@ at every run, on sweeps whose answer is known by construction:
   band around beta (holds) and a band beside it (fails); half the seeds with slope
   beta + 0.5, half beta - 0.5, so that the bootstrap CI over seeds straddles a band
   edge between them (inconclusive: the point estimate is inside, the CI is not); a
-  NaN in one cell (fails); and the share of CIs that cover beta over the seeds;
-* ``level`` (MeanAtMost): seed means planted at 0.8 and 1.2 of the level (holds, fails)
+  NaN in one cell (fails); the share of CIs that cover beta over the seeds; and the
+  CI's width over 20 seeds against the normal-theory 95% width;
+* ``level`` (MeanAtMost): seed means planted at 0.8 and 1.2 of the level (holds, fails),
+  one size's mean at 1.2 among sizes at 0.8 (fails: the largest per-size mean decides)
   and a NaN (fails);
 * ``bound`` (UnderBound): values under their bound, one over it, one NaN;
-* ``coverage`` (CoverageAtLeast): 2 violations in 100 at level 0.9 (holds), 40 (fails);
-* ``order`` (OrderingHolds): two methods in the declared order (holds), swapped (fails).
+* ``coverage`` (CoverageAtLeast): 2 violations in 100 at level 0.9 (holds), 40 (fails),
+  10 in 50 (holds: the binomial p-value 0.0245 is above alpha = 0.01, the next count's is not);
+* ``order`` (OrderingHolds): two methods in the declared order (holds), swapped (fails);
+* ``store`` (the results store): cells differing in one field each all read back (a key
+  that leaves out a field makes a resume skip cells, and no other claim would notice);
+* ``boundary`` (the role boundary, ``Checked``): a correct output passes, NaN, inf, the
+  wrong shape, rows or dtype are refused.
 
 Each cell returns the number of cases whose verdict differs from the planted one
 (``disagreements``; judged 0 in every cell), and the slope cells whether the recipe's 95%
@@ -25,15 +33,23 @@ bootstrap over 5 seeds undercovers, see the evidence).
 
 from __future__ import annotations
 
+import json
+import tempfile
+from pathlib import Path
+
 import numpy as np
 
 from kpca_suite.theory import verdict_from_ci
 
 from ...claim import Cell, Claim, Fault, Grid, PerProfile, Result, Tolerance
 from ...judging import AllOf, AllWithin, CoverageAtLeast, MeanAtMost, OrderingHolds, SlopeInBand, UnderBound
+from ...roles import Checked, EstimatorDefect
+from ...store import MemoryStore, ResultStore, StoreError
 
 SIZES = (128, 256, 512, 1024, 2048, 4096)
 CI_COVERAGE = 0.7  # the share of slope cells whose CI must cover the planted slope (evidence below)
+WIDTH_SEEDS = 20   # seeds of the sweep whose CI width is compared with the normal-theory width
+WIDTH_TOL = 0.1    # |width / normal-theory width - 1| (evidence below)
 SEEDS = 5
 BETA = -0.5
 
@@ -58,6 +74,20 @@ def _level(rng, mean, nan=False):
     return out
 
 
+def ci_width_ratio(recipe, rng, seeds=WIDTH_SEEDS) -> float:
+    """The width of the recipe's 95% CI over the normal-theory width 2 * 1.96 sd(b_s) / sqrt(S)
+    on a sweep of S seeds with 1% noise per cell, b_s each seed's OLS slope of log y on
+    log n (the slope of the per-size mean of log y is their mean; at 1% noise the log of
+    the mean is the mean of the logs to 1e-4)."""
+    x = np.log(SIZES)
+    logy = np.log(10.0) + BETA * x[None, :] + 0.01 * rng.standard_normal((seeds, len(x)))
+    results = [Result(Cell.make("selfcheck.synthetic", "m", n, s), {"y": float(np.exp(logy[s, i]))})
+               for s in range(seeds) for i, n in enumerate(SIZES)]
+    fit = recipe("y", (BETA - 0.2, BETA + 0.2), "planted")(results, "ci").measured
+    b = np.polyfit(x, logy.T, 1)[0]
+    return (fit["slope_ci_high"] - fit["slope_ci_low"]) / (2 * 1.96 * b.std(ddof=1) / np.sqrt(seeds))
+
+
 def slope_cases(recipe, rng):
     """[(expected, results, rule)] and the CI coverage of BETA, for SlopeInBand."""
     plain = _sweep(rng, lambda s: BETA)
@@ -70,8 +100,13 @@ def slope_cases(recipe, rng):
 
 
 def level_cases(recipe, rng):
+    one_size_over = _level(rng, 0.8)
+    for r in one_size_over:
+        if r.cell.n == SIZES[2]:
+            r.metrics["v"] += 0.4  # that size's mean at 1.2: the largest per-size mean decides
     return [("holds", _level(rng, 0.8), recipe("v", 1.0, "planted level")),
             ("fails", _level(rng, 1.2), recipe("v", 1.0, "planted level")),
+            ("fails", one_size_over, recipe("v", 1.0, "planted level")),
             ("fails", _level(rng, 0.5, nan=True), recipe("v", 1.0, "planted level"))]
 
 
@@ -84,11 +119,15 @@ def bound_cases(recipe, rng):
 
 
 def coverage_cases(recipe, rng):
-    def hits(violations):
-        flags = np.ones(100)
-        flags[rng.choice(100, violations, replace=False)] = 0.0
-        return [Result(Cell.make("selfcheck.synthetic", "m", 100, i), {"hit": float(f)}) for i, f in enumerate(flags)]
-    return [("holds", hits(2), recipe("hit", 0.9)), ("fails", hits(40), recipe("hit", 0.9))]
+    def hits(violations, cells=100):
+        flags = np.ones(cells)
+        flags[rng.choice(cells, violations, replace=False)] = 0.0
+        return [Result(Cell.make("selfcheck.synthetic", "m", cells, i), {"hit": float(f)})
+                for i, f in enumerate(flags)]
+    # 10 violations in 50 at level 0.9: P(X >= 10) = 0.0245 >= alpha = 0.01 (holds), while
+    # P(X >= 11) = 0.0094 (a p-value off by one) would fail it
+    return [("holds", hits(2), recipe("hit", 0.9)), ("fails", hits(40), recipe("hit", 0.9)),
+            ("holds", hits(10, 50), recipe("hit", 0.9))]
 
 
 def order_cases(recipe, rng):
@@ -98,8 +137,65 @@ def order_cases(recipe, rng):
     return [("holds", two(2.0, 1.0), recipe("err", ("a", "b"))), ("fails", two(1.0, 2.0), recipe("err", ("a", "b")))]
 
 
+def store_check(make_store, rng) -> int:
+    """Cells that differ from a first one in one field each (claim, method, n, seed, a
+    param's value, one more param), each added with its own value to a fresh store
+    (``make_store(path)``): the number not read back with their value. A cell key that
+    leaves out a field makes two of them one, and the resume would skip the second."""
+    first = ("selfcheck.store-a", "m", 10, 0, {"m": 5})
+    fields = [first, ("selfcheck.store-b",) + first[1:], first[:1] + ("w",) + first[2:],
+              first[:2] + (11,) + first[3:], first[:3] + (1, first[4]), first[:4] + ({"m": 6},),
+              first[:4] + ({"m": 5, "ell": 2},)]
+    cells = [Cell.make(c, method, n, seed, **params) for c, method, n, seed, params in fields]
+    with tempfile.TemporaryDirectory() as tmp:
+        store = make_store(Path(tmp) / "results.sqlite")
+        for i, cell in enumerate(cells):
+            try:
+                store.add(Result(cell, {"v": float(i)}))
+            except StoreError:
+                pass  # taken for a cell already stored: it is lost below
+        got = {r.cell: r.metrics["v"] for c in {cell.claim for cell in cells} for r in store.results(c)}
+        close = getattr(store, "close", None)
+        if close is not None:
+            close()
+    return sum(got.get(cell) != float(i) for i, cell in enumerate(cells))
+
+
+class _Returns:
+    """An estimator whose transform returns a fixed output."""
+
+    def __init__(self, out):
+        self.out = out
+
+    def fit(self, X):
+        return self
+
+    def transform(self, X):
+        return self.out
+
+
+def boundary_check(checked, rng) -> int:
+    """The role boundary (``checked``, :class:`suites.roles.Checked`) on outputs whose
+    verdict is known: a correct (6, 3) array passes; NaN, +inf, -inf, a 1-D array, 5 rows,
+    the transpose, 6 columns for k = 3, complex and object arrays are refused. The number
+    judged otherwise."""
+    X = rng.standard_normal((6, 2))
+    good = rng.standard_normal((6, 3))
+    bad = [np.where(np.arange(18).reshape(6, 3) == 4, v, good) for v in (np.nan, np.inf, -np.inf)]
+    bad += [good[:, 0], good[:5], good.T, np.hstack([good, good]), good.astype(complex), good.astype(object)]
+    wrong = 0
+    for out, refused in [(good, False)] + [(b, True) for b in bad]:
+        try:
+            checked(_Returns(out), "selfcheck.recipes", 3).fit(X).transform(X)
+            wrong += refused
+        except EstimatorDefect:
+            wrong += not refused
+    return wrong
+
+
 CASES = {"slope": slope_cases, "level": level_cases, "bound": bound_cases, "coverage": coverage_cases,
          "order": order_cases}
+CHECKS = {"store": store_check, "boundary": boundary_check}
 
 
 def experiment(cell: Cell, estimators) -> dict:
@@ -107,13 +203,17 @@ def experiment(cell: Cell, estimators) -> dict:
     (module docstring): the number of cases whose verdict is not the planted one, and
     for ``slope`` whether the CI of the plain sweep covers the planted slope."""
     rng = cell.rng()
+    if cell.method in CHECKS:
+        return {"disagreements": float(CHECKS[cell.method](estimators[cell.method], rng)), "covers": 1.0,
+                "ci_width_error": 0.0}
     made = CASES[cell.method](estimators[cell.method], rng)
     cases, plain = made if cell.method == "slope" else (made, None)
     wrong = sum(rule(results, "ci").status != expected for expected, results, rule in cases)
-    out = {"disagreements": float(wrong), "covers": 1.0}
+    out = {"disagreements": float(wrong), "covers": 1.0, "ci_width_error": 0.0}
     if plain is not None:
         fit = estimators["slope"]("y", (BETA - 0.2, BETA + 0.2), "planted")(plain, "ci").measured
         out["covers"] = float(fit["slope_ci_low"] <= BETA <= fit["slope_ci_high"])
+        out["ci_width_error"] = abs(ci_width_ratio(estimators["slope"], rng) - 1.0)
     return out
 
 # ---------------------------------------------------------------- planted faults
@@ -161,11 +261,35 @@ class BoundNanPasses(UnderBound):
     def __call__(self, results, profile):
         return super().__call__([r for r in results if np.isfinite(r.metrics[self.metric])], profile)
 
+class SeedlessStore(MemoryStore):
+    """A broken store: its key leaves out the seed, so a second seed of a cell is taken
+    for one already stored (and a resume would skip it)."""
+
+    def __init__(self, path=None):
+        super().__init__()
+
+    def add(self, result, versions=None, commit="unknown"):
+        c = result.cell
+        key = json.dumps([c.claim, c.method, c.n, [list(kv) for kv in c.params]])
+        if key in self._results:
+            raise StoreError(f"cell {key} is already in the results store")
+        self._results[key] = result
+
+
+class InfPasses(Checked):
+    """A broken role boundary: it looks for NaN only, so an infinite output gets through."""
+
+    def checked(self, out, rows, method):
+        Z = np.asarray(out)
+        if Z.dtype.kind == "f" and Z.ndim == 2 and np.isinf(Z).any() and not np.isnan(Z).any():
+            return Z.astype(np.float64)
+        return super().checked(out, rows, method)
+
 # ---------------------------------------------------------------- declarations
 
 
 RECIPES = {"slope": SlopeInBand, "level": MeanAtMost, "bound": UnderBound, "coverage": CoverageAtLeast,
-           "order": OrderingHolds}
+           "order": OrderingHolds, "store": ResultStore, "boundary": Checked}
 
 
 def _grid(seeds):
@@ -176,19 +300,22 @@ CLAIMS = [
     Claim(
         id="selfcheck.recipes",
         source="kpca-suite's judging recipes (suites.judging), checked against planted answers",
-        statement="Every judging recipe returns the verdict a synthetic sweep with a known answer calls for",
+        statement="Every judging recipe returns the verdict a synthetic sweep with a known answer calls for; the "
+                  "store keeps every distinct cell; the role boundary refuses every defective output",
         prediction="no disagreement in any cell; the slope CI covers the planted slope in at least 70% of the "
                    "slope cells",
         data="synthetic sweeps: power laws y = 10 n^(-1/2) over n = 128..4096, 5 seeds, noise 5% (and a "
              "split sweep of slopes -1/2 ± 1/2), levels at 0.8 and 1.2 of 1, bounds twice the value, "
-             "2 and 40 violations in 100, two methods in and out of order, a NaN in one cell",
+             "2 and 40 violations in 100 and 10 in 50, two methods in and out of order, a NaN in one cell; "
+             "7 cells differing in one field through a SQLite store; 9 defective transform outputs",
         metric="per recipe and seed: the number of planted cases judged otherwise; whether the slope's CI "
                "covers -1/2",
-        metrics=("covers", "disagreements"),
+        metrics=("ci_width_error", "covers", "disagreements"),
         estimators=dict(RECIPES),
         experiment=experiment,
         grid=PerProfile(ci=_grid(10), quick=_grid(20), full=_grid(50)),
         judge=AllOf(AllWithin(0.0, metrics=("disagreements",), what="cases judged otherwise"),
+                    AllWithin(WIDTH_TOL, metrics=("ci_width_error",), what="of the normal-theory 95% width"),
                     CoverageAtLeast("covers", CI_COVERAGE, name="slope_ci_coverage", method="slope")),
         tolerance=Tolerance(
             rule="every planted case judged as planted (0 disagreements in every cell); the slope CI covers "
@@ -197,11 +324,18 @@ CLAIMS = [
                      "noise over 5 octaves; levels 20% from 1; a bound exceeded 3x); the split sweep's CI is "
                      "[-1, 0] by construction. Coverage of the 95% bootstrap CI over 5 seeds, measured on the slope "
                      "cells at seeds 0-199: 0.825 (blocks of 10 seeds: 0.5-1.0); the percentile bootstrap over "
-                     "5 seeds undercovers its nominal level, which every 5-seed rate claim shares"),
+                     "5 seeds undercovers its nominal level, which every 5-seed rate claim shares. The width of the "
+                     "CI over 20 seeds against 2 * 1.96 sd / sqrt(20), slope cells at seeds 0-199: |ratio - 1| median "
+                     "0.024, 99th percentile 0.066, largest 0.081 (a 90% CI reads about 0.82, an error of 0.18; a "
+                     "99% one about 1.29)"),
         faults=(Fault("slope-ignores-ci", "SlopeInBand judging the point estimate, not the CI",
                       {"slope": PointSlope}, keep=lambda c: c.method == "slope"),
                 Fault("narrow-ci", "SlopeInBand with a CI of +- 0.01: it rarely covers the planted slope",
                       {"slope": NarrowSlopeCI}, keep=lambda c: c.method == "slope"),
+                Fault("seedless-store-key", "a store whose cell key leaves out the seed",
+                      {"store": SeedlessStore}, keep=lambda c: c.method in ("store", "slope")),
+                Fault("inf-passes-the-boundary", "the role boundary looks for NaN only",
+                      {"boundary": InfPasses}, keep=lambda c: c.method in ("boundary", "slope")),
                 Fault("level-wrong-side", "MeanAtMost comparing on the wrong side",
                       {"level": LevelAtLeast}, keep=lambda c: c.method in ("level", "slope")),
                 Fault("bound-drops-nan", "UnderBound dropping non-finite cells, so a NaN passes",

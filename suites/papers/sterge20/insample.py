@@ -75,7 +75,31 @@ def identities_experiment(cell: Cell, estimators) -> dict:
     right18, right19 = ex.insample_error(k), ny.insample_error(k)
     out["eq18"] = float(max(abs(middle18 - right18), abs(direct18 - right18)) / tr)
     out["eq19"] = float(abs(direct19 - right19) / tr)
+    # the chunked path: the same landmarks fitted on X as a dask array of CHUNKS row chunks
+    # (a tree of per-chunk sums) must give the in-memory fit's eigenvalues and projector
+    chunked = nystrom(k, kern, landmarks=FixedLandmarks(tuple(idx))).fit(estimators["chunks"](X, n // CHUNKS))
+    out["chunked"] = float(max(np.max(np.abs(chunked.eigenvalues_ - ny.eigenvalues_)) / ny.eigenvalues_[0],
+                               np.max(np.abs(_projector(chunked, X) - P)) / tr))
     return out
+
+
+CHUNKS = 5  # row chunks of the dask fit: more than one node of the reduction tree (4 per node)
+
+
+def row_chunks(X, rows):
+    """X as a dask array of row chunks of ``rows`` rows (the ``dask`` extra)."""
+    import dask.array as da
+
+    return da.from_array(X, chunks=(rows, X.shape[1]))
+
+
+def last_chunk_misread(X, rows):
+    """A planted fault: the last row chunk holds the first chunk's rows again (chunk
+    bookkeeping off by one part), so the chunked sums miss the last rows."""
+    import dask.array as da
+
+    Xd = row_chunks(X, rows)
+    return da.concatenate([Xd[: X.shape[0] - rows], Xd[:rows]])
 
 
 ORDER_MS = (10, 25, 50, 100)
@@ -130,19 +154,24 @@ CLAIMS = [
         id="sterge20.identities",
         source="Sterge et al. 2020, eqs. (8)-(11), (18)-(20), Prop. 3.4",
         statement="m = n Nyström equals EKPCA; A^T K_mm A = I; eq. (9); eqs. (18)/(19) forms agree; "
-                  "eigh, Cholesky and generalized-eigh whitening give one projector",
+                  "eigh, Cholesky and generalized-eigh whitening give one projector; the chunked (dask) fit "
+                  "equals the in-memory one",
         prediction="exact",
         data="X ~ U[0,1]^3, Gaussian kernel with fixed gamma = 2 (no bandwidth rule); k = 6, m = 30 uniform landmarks",
         metric="relative deviation of each identity (max abs difference over its scale)",
-        metrics=("eq18", "eq19", "eq9", "m_eq_n_eigenvalues", "m_eq_n_projector", "orthonormal", "whitening"),
-        estimators={"nystrom": NystromKPCA, "ekpca": ExactKPCA},
+        metrics=("chunked", "eq18", "eq19", "eq9", "m_eq_n_eigenvalues", "m_eq_n_projector", "orthonormal",
+                 "whitening"),
+        estimators={"nystrom": NystromKPCA, "ekpca": ExactKPCA, "chunks": row_chunks},
         experiment=identities_experiment,
         grid=_gaussian_grid(lambda n: n, dict(d=3, gamma=2.0, k=6, m=30)),
         judge=AllWithin(IDENTITY_RTOL, what="relative deviation"),
         tolerance=Tolerance("relative deviation <= 1e-8 for every identity and cell",
-                            "observed deviations ~1e-14 (ci run, 5 seeds)"),
+                            "observed deviations ~1e-14 (ci run, 5 seeds); the chunked fit's 9.7e-14 at most "
+                            "(5 dask row chunks; the misread-chunk fault 0.10)"),
         faults=(Fault("unwhitened", "Nyström without K_mm^{-1/2}: coefficients not orthonormal in the RKHS",
-                      {"nystrom": UnwhitenedNystrom}),),
+                      {"nystrom": UnwhitenedNystrom}),
+                Fault("last-chunk-misread", "the chunked fit reads the first row chunk in place of the last",
+                      {"chunks": last_chunk_misread})),
     ),
     Claim(
         id="sterge20.insample-order",
