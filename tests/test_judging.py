@@ -88,6 +88,37 @@ def test_coverage_at_least():
     assert CoverageAtLeast("ok", 0.95)(hits(40, 200), "ci").status == "fails"    # 20% misses
 
 
+def test_coverage_p_value_is_the_probability_of_at_least_the_observed_violations():
+    """10 misses in 50 at level 0.9: p = P(X >= 10), X ~ Bin(50, 0.1) = 1 - P(X <= 9), summed here
+    term by term; 0.0245 >= alpha = 0.01 holds, where P(X >= 11) = 0.0094 would fail."""
+    from math import comb
+    hits = [Result(Cell.make("t.x", "a", 10, s), {"ok": float(s >= 10)}) for s in range(50)]
+    out = CoverageAtLeast("ok", 0.9)(hits, "ci")
+    p = 1.0 - sum(comb(50, i) * 0.1**i * 0.9 ** (50 - i) for i in range(10))
+    assert out.measured["coverage_p"] == pytest.approx(p, rel=1e-9) and out.status == "holds"
+
+
+def test_slope_rule_of_one_method_reads_that_methods_cells_only():
+    both = rate_results(-0.5, method="a") + rate_results(-1.0, method="b", scale=50.0)
+    assert SlopeInBand("err", (-0.6, -0.4), label="a", method="a")(both, "ci").measured["slope"] == pytest.approx(
+        SlopeInBand("err", (-0.6, -0.4), label="a")(rate_results(-0.5, method="a"), "ci").measured["slope"])
+
+
+def test_slope_ci_has_the_normal_theory_width_over_many_seeds():
+    """Per-cell noise of 1% on log y over 20 seeds: the 95% bootstrap CI's width is close to
+    2 * 1.96 sd(b_s) / sqrt(S), b_s each seed's OLS slope (a 90% CI would be 16% narrower)."""
+    x = np.log(NS)
+    ratios = []
+    for rep in range(5):
+        logy = -0.5 * x[None, :] + 0.01 * np.random.default_rng(rep).standard_normal((20, len(x)))
+        res = [Result(Cell.make("t.x", "a", n, s), {"err": float(np.exp(logy[s, i]))})
+               for s in range(20) for i, n in enumerate(NS)]
+        m = SlopeInBand("err", (-1, 0), label="err")(res, "ci").measured
+        b = np.polyfit(x, logy.T, 1)[0]
+        ratios.append((m["slope_ci_high"] - m["slope_ci_low"]) / (2 * 1.96 * b.std(ddof=1) / np.sqrt(20)))
+    assert 0.92 <= np.mean(ratios) <= 1.08, ratios
+
+
 def test_ordering_and_curves_close():
     res = rate_results(-0.5, method="big", scale=2.0) + rate_results(-0.5, method="small")
     assert OrderingHolds("err", ("big", "small"))(res, "ci").status == "holds"

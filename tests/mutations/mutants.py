@@ -237,7 +237,7 @@ MUTANTS = (
         "lo, hi = np.percentile(boot, [5.0, 95.0])",
         "The two-sided 95% bootstrap interval taken at the one-sided percentiles 5 and 95 (a 90% CI), so "
         "every slope claim judges with too narrow an interval.",
-        ("tests/test_theory.py",),
+        ("tests/test_theory.py", "tests/test_judging.py"),
         ("selfcheck.recipes", "ghashami16.rff-unbiased"),
     ),
     Mutant(
