@@ -29,7 +29,7 @@ IDENT_KERNELS = (("poly", 1), ("exp", 1.0))
 IDENT_RTOL = 1e-8
 
 
-SOLVER_RTOL = 1e-6
+SOLVER_ROUNDOFF = 1.0  # the two Sec. 4.4 solvers agree within eps cond(W)^2 (evidence in the claim)
 
 
 MC_Z = 4.0  # |MC mean - exact| / its standard error
@@ -90,7 +90,11 @@ def identities_experiment(cell, estimators) -> dict:
     kb, kv = smoother_risk(S_K, z, SIGMA2)
     out["smoother_L"] = max(abs(sb - bL) / bL, abs(sv - vL) / vL)
     out["smoother_K"] = max(abs(kb - bK) / bK, abs(kv - vK) / vK)
-    out["solvers"] = float(np.abs(S_Lc - S_L).max() / np.abs(S_L).max())
+    # the 'columns' solver squares the condition number of W = K(I, I): its deviation from
+    # the 'features' solver is judged in units of that round-off, eps cond(W)^2
+    W = kern.block(pr["X"][est.column_indices_])
+    roundoff = np.finfo(float).eps * np.linalg.cond(W) ** 2
+    out["solvers"] = float(np.abs(S_Lc - S_L).max() / np.abs(S_L).max() / max(roundoff, 1e-12))
     # Monte Carlo over heteroscedastic noise, Cov = diag(s^2): the general (1/n) tr C S S^T form.
     noise_sd = np.sqrt(SIGMA2) * (0.5 + cell.rng("noise-sd").uniform(size=n))
     mc = cell.rng("mc")
@@ -146,17 +150,20 @@ CLAIMS = [
         grid=PerProfile(ci=_identity_grid("ci", 120, 3), quick=_identity_grid("quick", 200, 5),
                         full=_identity_grid("full", 400, 20)),
         judge=AllOf(AllWithin(IDENT_RTOL, EXACT_RELATIONS, "relative"),
-                    AllWithin(SOLVER_RTOL, ("solvers",), "relative"),
+                    AllWithin(SOLVER_ROUNDOFF, ("solvers",), "of eps cond(W)^2"),
                     AllWithin(MC_Z, ("mc_z_K", "mc_z_L"), "standard errors")),
         tolerance=Tolerance(
-            rule="relative violation <= 1e-8 (the two Sec. 4.4 solvers: 1e-6); Monte Carlo z <= 4; "
+            rule="relative violation <= 1e-8 (the two Sec. 4.4 solvers: their relative difference <= eps cond(W)^2, "
+                 "at least 1e-12); Monte Carlo z <= 4; "
                  "never bias(L) >= bias(K)",
             evidence="ci (n = 120, seeds 0-2) and quick (n = 200, seeds 0-4), both kernels: chain 0, d == df1 on "
                      "the grid <= 9e-14, FFT vs eigh <= 9e-16, L <= K violation <= 3.5e-16 of ||K||, variance "
                      "order 0, estimator smoothers vs the spectral formulas <= 1.5e-13; Monte Carlo z <= 2.24 "
                      "(4000 / 8000 draws). The 'columns' solver C (C^T C + n λ W)^-1 C^T y squares the condition "
-                     "number of W: it agrees with the 'features' solver to 5e-11 at ci and 4.2e-8 at quick, hence "
-                     "its own allowance 1e-6."),
+                     "number of W: it agrees with the 'features' solver to 5e-11 at ci and 4.2e-8 at quick, but to "
+                     "1.07e-5 under other draws (the claim run under 10 independent root seeds), so a fixed "
+                     "allowance (1e-6) failed there; in units of eps cond(W)^2 the difference was at most 0.0173 "
+                     "over those 10 roots x 6 cells."),
         faults=(Fault("lambda-not-n-lambda", "the Nyström fit solves (Φ^TΦ + λ I) w = Φ^T y: scikit-learn's "
                       "alpha read as λ", {"nystrom": LambdaNotTimesN}, keep=lambda c: c.seed == 0),
                 Fault("unorthogonalised-cholesky", "the Nyström factor Φ comes from an incomplete Cholesky that "
