@@ -363,7 +363,8 @@ class MeanAtMost:
     a metric whose expectation is the same in every cell, e.g. a ratio to its exact
     expected value, or a level pooled over a sweep). ``name`` keys the measured
     number when a claim judges the same metric twice (default ``mean_<metric>`` or
-    ``max_mean_<metric>``); ``method`` restricts the rule to one method's cells."""
+    ``max_mean_<metric>``); ``method`` restricts the rule to one method's cells;
+    ``min_x`` to the values of ``x`` at least ``min_x`` (past a burn-in)."""
 
     metric: str
     tol: float
@@ -371,6 +372,7 @@ class MeanAtMost:
     x: Optional[str] = "n"
     name: Optional[str] = None
     method: Optional[str] = None
+    min_x: Optional[float] = None
 
     @property
     def reads(self) -> frozenset:
@@ -390,6 +392,8 @@ class MeanAtMost:
                            f"mean {self.what} {worst:.3f} over {len(values)} cells (<= {self.tol:g})",
                            [], {key: worst}, {f"{key}_at_most": self.tol})
         key = (lambda c: c.n) if self.x == "n" else (lambda c: c.p[self.x])
+        if self.min_x is not None:
+            results = [r for r in results if key(r.cell) >= self.min_x]
         xs, Y = collect(results, self.metric, key=key)
         means = np.nanmean(Y, axis=1)
         worst = float(np.nanmax(means))

@@ -88,6 +88,13 @@ def test_coverage_at_least():
     assert CoverageAtLeast("ok", 0.95)(hits(40, 200), "ci").status == "fails"    # 20% misses
 
 
+def test_mean_at_most_past_a_burn_in_reads_only_those_sizes():
+    early_high = [Result(Cell.make("t.x", "a", n, s), {"v": 30.0 if n < 512 else 1.0}) for n in NS for s in range(3)]
+    assert MeanAtMost("v", 10.0, "level")(early_high, "ci").status == "fails"
+    past = MeanAtMost("v", 10.0, "level", min_x=512)(early_high, "ci")
+    assert past.status == "holds" and past.measured["max_mean_v"] == 1.0
+
+
 def test_coverage_p_value_is_the_probability_of_at_least_the_observed_violations():
     """10 misses in 50 at level 0.9: p = P(X >= 10), X ~ Bin(50, 0.1) = 1 - P(X <= 9), summed here
     term by term; 0.0245 >= alpha = 0.01 holds, where P(X >= 11) = 0.0094 would fail."""
