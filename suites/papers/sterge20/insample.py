@@ -9,7 +9,7 @@ from kpca_suite.kernels import Kernel
 from kpca_suite.methods import ExactKPCA, FixedLandmarks, NystromKPCA, UniformLandmarks
 
 from ...claim import Cell, Claim, Fault, Grid, PerProfile, Tolerance
-from ...judging import AllWithin
+from ...judging import AllOf, AllWithin
 from ._common import ORDER_ATOL, SEEDS, UnwhitenedNystrom
 
 IDENT_N = PerProfile(ci=150, quick=300, full=600)
@@ -103,6 +103,7 @@ def last_chunk_misread(X, rows):
 
 
 ORDER_MS = (10, 25, 50, 100)
+CUTOFF_SHARE = 1e-7  # how far nested fits may break monotonicity in m: the share of R_nys the cut-off drops
 
 
 def insample_order_experiment(cell: Cell, estimators) -> dict:
@@ -187,10 +188,16 @@ CLAIMS = [
         estimators={"nystrom": NystromKPCA, "ekpca": ExactKPCA},
         experiment=insample_order_experiment,
         grid=_gaussian_grid(lambda n: 2 * n, dict(d=2, gamma=1.0)),
-        judge=AllWithin(ORDER_ATOL, metrics=("order", "gap", "mono_l", "mono_m"), what="of tr K/n"),
-        tolerance=Tolerance("excess <= 1e-9 of tr K / n",
+        judge=AllOf(AllWithin(ORDER_ATOL, metrics=("order", "gap", "mono_l"), what="of tr K/n"),
+                    AllWithin(CUTOFF_SHARE, metrics=("mono_m",), what="of tr K/n")),
+        tolerance=Tolerance("excess <= 1e-9 of tr K / n; monotonicity in nested m up to 1e-7, the share of "
+                            "R_nys that the eigh whitening's cut-off (rcond 1e-8) may drop",
                             "n = 300, seeds 0-29: worst order -9.9e-11, gap 7.8e-16, mono_l 0, mono_m -3.1e-10; "
-                            "the unregularised K_mm^{-1/2} gives order up to 62 and gap up to 46"),
+                            "under 10 independent root seeds (python -m tests.decisiveness, ci) mono_m reached "
+                            "4.3e-8 once (other roots <= -3.7e-10): two nested fits keep different numbers of K_mm's "
+                            "directions, and the cut-off's effect on R_nys was measured at up to 1e-7 when rcond "
+                            "was chosen (methods.nystrom). The unregularised K_mm^{-1/2} gives order up to 62 and "
+                            "gap up to 46"),
         faults=(Fault("unregularised", "the paper's literal K_mm^{-1/2} with no eigenvalue cut-off",
                       {"nystrom": UnregularisedNystrom}),),
     ),
