@@ -16,9 +16,8 @@ from kpca_suite.methods import NystromKRR
 
 from ...adapters import NystromKRRRole, ours_nystrom_krr
 from ...claim import Claim, Fault, PerProfile, Tolerance
-from ...roles import Subject
 from ._common import _RANDOM_DESIGN, _per_kernel
-from .rank import RANK_DRAWS, eighth_budget, judge_rank, rank_experiment, rank_figure
+from .rank import RANK_DRAWS, RANK_METRICS, eighth_budget, judge_rank, rank_experiment, rank_figure, rank_subject
 
 GAUSSIAN_KERNELS = (("gaussian", 10.0),)
 
@@ -52,14 +51,10 @@ CLAIMS = [
                "and budget",
         metric="mean over draws and designs of the exact risk ratio risk(S)/risk(K) of the smoother S at ridge "
                "n λ*, at p = ⌈c d⌉ (c = 1/4, 1/2, 1, 2, 4) and p = ⌈d ln n⌉; d (Eq. 5) at λ*",
-        metrics=("d", "d_ave", "lam", "p_0.25d", "p_0.5d", "p_1d", "p_2d", "p_4d", "p_rule", "ratio_0.25d",
-                 "ratio_0.5d", "ratio_1d", "ratio_2d", "ratio_4d", "ratio_rule", "rank_0.25d"),
+        metrics=RANK_METRICS,
         estimators={"uniform": ours_nystrom_krr},
         experiment=rank_experiment,
-        subject=Subject("krr", "uniform", centred=False, kernel="gaussian",
-                        budget="p = ⌈c d⌉ columns (c = 1/4, 1/2, 1, 2, 4) and p = ⌈d ln n⌉; ridge = n λ*",
-                        needs="fit(X, y) and predict(X) on the training points: the smoother S",
-                        probe=(("budget", 16), ("ridge", 1e-2)), kinds=("nystrom", "exact")),
+        subject=rank_subject("gaussian"),
         grid=PerProfile(ci=_per_kernel(GAUSSIAN_KERNELS, (50, 100, 200, 400), 5, ("uniform",)),
                         quick=_per_kernel(GAUSSIAN_KERNELS, (50, 100, 200, 400, 800), 6, ("uniform",)),
                         full=_per_kernel(GAUSSIAN_KERNELS, (200, 400, 800, 1600, 3200), 20, ("uniform",))),
