@@ -62,7 +62,7 @@ def laplacian_block(X, Y, gamma):
     """K[i, j] = exp(-gamma * ||x_i - y_j||_1) (L1 distance, as scikit-learn)."""
     n, d = X.shape
     m = Y.shape[0]
-    K = np.empty((n, m), dtype=np.float64)
+    K = np.empty((n, m), dtype=X.dtype)
     for i in prange(n):
         for j in range(m):
             s = 0.0
@@ -74,9 +74,9 @@ def laplacian_block(X, Y, gamma):
 
 @njit(cache=True)
 def row_sq_norms(X):
-    """||x_i||^2 for every row."""
+    """||x_i||^2 for every row (summed in float64, returned in X's dtype)."""
     n, d = X.shape
-    out = np.empty(n, dtype=np.float64)
+    out = np.empty(n, dtype=X.dtype)
     for i in range(n):
         s = 0.0
         for k in range(d):

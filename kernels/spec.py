@@ -66,21 +66,27 @@ class Kernel:
         """The kernel block K[i, j] = k(x_i, y_j), shape (len(X), len(Y)).
 
         ``Y=None`` means ``Y = X``. The squared-distance kernels use one BLAS
-        GEMM for X Y^T and one fused jitted pass for the rest. ``out``, a float64
-        array of that shape (a strided view of a larger matrix is fine), receives
-        the block and is returned: filling a big matrix block by block then needs
-        no copy (the Gaussian's exp writes straight into it).
+        GEMM for X Y^T and one fused jitted pass for the rest. The block is float32,
+        computed in single precision (SGEMM, float32 exp), when X and Y are both
+        float32, and float64 otherwise: a float32 Gaussian block agrees with the
+        float64 one to about eps_32 (1 + gamma (||x||^2 + ||y||^2)), the round-off
+        of the expanded squared distance (perf.gaussian-block measures both). ``out``,
+        an array of that shape and dtype (a strided view of a larger matrix is fine),
+        receives the block and is returned: filling a big matrix block by block then
+        needs no copy (the Gaussian's exp writes straight into it).
         """
         if validate:
-            X = check_array(X, "X")
-            Y = X if Y is None else check_array(Y, "Y")
+            X = check_array(X, "X", allow_float32=True)
+            Y = X if Y is None else check_array(Y, "Y", allow_float32=True)
             check_same_width(X, Y)
         elif Y is None:
             Y = X
+        if X.dtype != Y.dtype or X.dtype not in (np.float32, np.float64):
+            X, Y = np.asarray(X, dtype=np.float64), np.asarray(Y, dtype=np.float64)
         if out is None:
             return self._block(X, Y, None)
-        if out.shape != (X.shape[0], Y.shape[0]) or out.dtype != np.float64:
-            raise ValueError(f"out must be a float64 array of shape {(X.shape[0], Y.shape[0])}, "
+        if out.shape != (X.shape[0], Y.shape[0]) or out.dtype != X.dtype:
+            raise ValueError(f"out must be a {X.dtype} array of shape {(X.shape[0], Y.shape[0])}, "
                              f"got {out.dtype} {out.shape}")
         K = self._block(X, Y, out)
         if K is not out:

@@ -252,7 +252,7 @@ class SmallestResidualCholesky:
         m = _check_m(self.m, n)
         residual = np.array(kernel.diag(X, validate=False), dtype=np.float64)
         floor = self.tol * residual.max()
-        G = np.zeros((n, m))
+        GT = np.zeros((m, n))  # the factor transposed, as cholesky_step takes it
         chosen = []
         for j in range(m):
             live = np.flatnonzero(residual > floor)
@@ -260,6 +260,6 @@ class SmallestResidualCholesky:
                 break
             i = int(live[np.argmin(residual[live])])
             col = np.ascontiguousarray(kernel.block(X, X[i:i + 1], validate=False)[:, 0], dtype=np.float64)
-            cholesky_step(G, residual, col, j, i)
+            cholesky_step(GT, residual, col, j, i)
             chosen.append(i)
         return np.sort(np.asarray(chosen, dtype=np.int64))
