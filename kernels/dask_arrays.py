@@ -1,4 +1,5 @@
-"""Dask arrays: the one place where kpca-suite meets one (the ``dask`` extra).
+"""Dask arrays: the one place where kpca-suite meets one (dask is a dependency;
+``distributed``, for a cluster, is the ``dask`` extra).
 
 ``fit`` of :class:`~methods.skpca.SKPCA`, :class:`~methods.rf_erm.RFERM`,
 :class:`~methods.nystrom.NystromKPCA` and

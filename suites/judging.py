@@ -104,6 +104,16 @@ def nonfinite(results, metrics, name: str) -> Optional[Outcome]:
 
 # ---------------------------------------------------------------------- recipes
 
+def detectable(fit, band) -> list:
+    """The slopes a :class:`SlopeInBand` rule fails at the spread of ``fit``: a list of
+    ("<", low - b) and (">", high + a) for the finite ends of ``band``, where the CI is
+    slope - a .. slope + b (empty when the CI is not finite)."""
+    a, b = fit.slope - fit.ci[0], fit.ci[1] - fit.slope
+    if not (np.isfinite(a) and np.isfinite(b)):
+        return []
+    return [(op, float(v)) for op, v in (("<", band[0] - b), (">", band[1] + a)) if np.isfinite(v)]
+
+
 @dataclass(frozen=True)
 class SlopeInBand:
     """The slope of log(mean metric) against log(x) over seeds, with its
@@ -123,6 +133,11 @@ class SlopeInBand:
                    of a valid basis), so the rule fails and says what was
                    impossible, instead of a slope of logs that would be NaN
                    (inconclusive) or fitted on nonsense.
+
+    The power of the check is reported with the verdict: a method whose slope is s',
+    measured with the same spread (CI s' - a .. s' + b where this run's is s - a .. s + b),
+    fails when s' - a > high or s' + b < low, so the rule detects every slope outside
+    [low - b, high + a] (``detects``; the finite ends only).
     """
 
     metric: str
@@ -166,10 +181,14 @@ class SlopeInBand:
         band = self.band(predicted) if callable(self.band) else tuple(self.band)
         status = verdict_from_ci(fit.ci, band)
         summary = f"{self.name} {fmt_ci(fit)} vs band {fmt_band(band)}"
+        detects = detectable(fit, band)
         if self.reference is not None:
             summary += f" (reference slope {predicted:+.3f})"
+        if detects:
+            summary += f" (fails a slope {' or '.join(f'{op} {v:+.2f}' for op, v in detects)} at this spread)"
         measured = {self.name: fit.slope, f"{self.name}_ci_low": fit.ci[0], f"{self.name}_ci_high": fit.ci[1],
-                    "octaves": octaves(x)}
+                    "octaves": octaves(x), **{f"{self.name}_detects_{'below' if op == '<' else 'above'}": v
+                                              for op, v in detects}}
         pred = {f"{self.name}_band": [float(b) for b in band]}
         if predicted is not None:
             pred[f"{self.name}_predicted"] = float(predicted)

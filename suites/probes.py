@@ -5,7 +5,10 @@ nothing but ``fit`` / ``partial_fit`` / ``transform`` / ``predict``.
                       transform is linear in the feature row (affine when the
                       estimator centres): probing it at 0 and at the unit rows
                       recovers the fitted subspace;
-``stream``            one pass of ``partial_fit`` over consecutive chunks.
+``stream``            one pass of ``partial_fit`` over consecutive chunks;
+``row_chunks``        the data as a dask array of row chunks, for the claims that
+                      check an estimator's chunked path against its in-memory fit
+                      (``last_chunk_misread`` is their planted fault).
 """
 
 from __future__ import annotations
@@ -47,3 +50,19 @@ def stream(est, X: np.ndarray, chunk: int):
     for a, b in zip(starts, bounds):
         est.partial_fit(X[a:b])
     return est
+
+
+def row_chunks(X: np.ndarray, rows: int):
+    """X as a dask array of row chunks of ``rows`` rows."""
+    import dask.array as da
+
+    return da.from_array(X, chunks=(rows, X.shape[1]))
+
+
+def last_chunk_misread(X: np.ndarray, rows: int):
+    """A planted fault: the last row chunk holds the first chunk's rows again (chunk
+    bookkeeping off by one part), so the chunked sums miss the last rows."""
+    import dask.array as da
+
+    Xd = row_chunks(X, rows)
+    return da.concatenate([Xd[: X.shape[0] - rows], Xd[:rows]])

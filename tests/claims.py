@@ -24,3 +24,9 @@ def run_claim(claim, profile="ci", keep=None, options=None, fault=None, **substi
     if ev.errors:
         raise RuntimeError("; ".join(ev.errors[:3]))
     return ev.verdicts[claim.id]
+
+
+def ci_cells(claim_id: str) -> int:
+    """The number of cells of a claim's ci sweep, from its declaration."""
+    claim = get(claim_id)
+    return len(claim.grid.ci.cells(claim.id, tuple(claim.estimators), {}))

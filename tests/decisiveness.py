@@ -52,7 +52,7 @@ def main(argv=None) -> int:
             t0 = time.perf_counter()
             status, summary = verdict(claim, root)
             rows.setdefault(claim.id, {})[root] = status
-            print(f"{claim.id} root {root}: {status} ({time.perf_counter() - t0:.0f} s) {summary[:160]}", flush=True)
+            print(f"{claim.id} root {root}: {status} ({time.perf_counter() - t0:.0f} s) {summary}", flush=True)
     lines = ["| claim | " + " | ".join(f"root {r}" for r in args.roots) + " | decides alike |",
              "|---|" + "---|" * (len(args.roots) + 1)]
     for cid, by_root in rows.items():

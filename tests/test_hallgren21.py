@@ -16,7 +16,7 @@ from kpca_suite.methods.exact import ExactKPCA
 from kpca_suite.methods.landmarks import FixedLandmarks
 from kpca_suite.methods.subset_pca import SubsetPCA, WilliamsSeegerKPCA
 from kpca_suite.suites.pipeline import evaluate
-from kpca_suite.theory.hallgren_bounds import (C_STAR, corollary61_bounds, hs_distance, hs_distance_sq_mean,
+from kpca_suite.theory.hallgren_bounds import (C_STAR, centred_eigenvalue_bound, corollary61_bounds, hs_distance, hs_distance_sq_mean,
                                                kernel_bound, subset_difference_bound, theorem3_bound, theorem3_D)
 
 
@@ -144,6 +144,13 @@ def test_corollary61_values():
     b = corollary61_bounds(1000, 1.0, 0.9)
     assert b["sup_eig"] == pytest.approx(math.sqrt(2 * math.log(20) / 1000))
     assert b["sum_sq_eig"] == pytest.approx(2 * math.log(20) / 1000)
+    # by hand: ln 20 = 2.99573, sqrt(2 * 2.99573 / 1000) = 0.0774
+    assert b["sup_eig"] == pytest.approx(0.07740, abs=5e-5)
+
+
+def test_centred_eigenvalue_bound_by_hand():
+    # (sqrt 2 + 4) sqrt(2 ln(4 / 0.1) / 1000) = 5.41421 * sqrt(0.0073778) = 5.41421 * 0.085894 = 0.46505
+    assert centred_eigenvalue_bound(1000, 1.0, 0.9) == pytest.approx(0.46505, abs=5e-5)
 
 
 def test_gaussian_gram_eigenvalues_without_forming_K():

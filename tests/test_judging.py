@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
 from kpca_suite.suites.claim import Cell, Result
 from kpca_suite.suites.judging import (AllOf, AllWithin, CoverageAtLeast, CurvesClose, MeanAtMost, OrderingHolds,
-                                       SlopeInBand, collect, combine)
+                                       SlopeInBand, collect, combine, detectable)
+from kpca_suite.theory.slopes import verdict_from_ci
 
 NS = (64, 128, 256, 512, 1024, 2048)
 
@@ -142,3 +145,13 @@ def test_all_of_combines():
     assert out.status == "inconclusive" and len(out.fits) == 2 and ";" in out.summary
     out = AllOf(SlopeInBand("err", (-0.6, -0.4), label="a"), SlopeInBand("err", (-1.1, -0.9), label="b"))(res, "ci")
     assert out.status == "fails"
+
+
+def test_slope_power_is_where_a_shifted_ci_leaves_the_band():
+    fit, band = SimpleNamespace(slope=-0.5, ci=(-0.55, -0.40)), (-0.65, -0.35)
+    assert detectable(fit, band) == [("<", pytest.approx(-0.75)), (">", pytest.approx(-0.30))]
+    # a slope just past either end, with the same spread, fails; one just inside does not
+    for s, want in ((-0.29, "fails"), (-0.31, "inconclusive"), (-0.76, "fails"), (-0.74, "inconclusive")):
+        assert verdict_from_ci((s - 0.05, s + 0.10), band) == want
+    assert detectable(fit, (-np.inf, -0.35)) == [(">", pytest.approx(-0.30))]
+    assert detectable(SimpleNamespace(slope=-0.5, ci=(np.nan, np.nan)), band) == []

@@ -157,3 +157,19 @@ def eigen_overlap_distance(coef_top, U, G) -> float:
     O = coef_top @ U
     k = coef_top.shape[0]
     return float(np.sqrt(max(2.0 * k - 2.0 * np.trace(O @ np.linalg.solve(G, O.T)), 0.0)))
+
+
+def span_distance(FA, FB, weights) -> float:
+    """Distance in L^2(rho) between the spans of two sets of k functions given by their
+    values at quadrature nodes (FA, FB: N x k) with weights w (rho ≈ sum_i w_i delta_{x_i}):
+
+    .. math::  \\|\\sin\\Theta\\|_F = \\|(I - P_A) Q_B\\|_F,
+               \\quad Q_A, Q_B = \\text{orthonormal bases of } W^{1/2} F_A, W^{1/2} F_B,
+
+    the Frobenius norm of the sines of the principal angles (0 for one span, sqrt(k) for
+    orthogonal ones). Computed as a residual, not as sqrt(k - ||Q_A^T Q_B||_F^2), so two
+    spans that agree to round-off read ~1e-15, not ~1e-8."""
+    FA, FB = check_array(FA, "FA"), check_array(FB, "FB")
+    sw = np.sqrt(check_array(weights, "weights", ndim=1))[:, None]
+    QA, QB = np.linalg.qr(FA * sw)[0], np.linalg.qr(FB * sw)[0]
+    return float(np.linalg.norm(QB - QA @ (QA.T @ QB)))

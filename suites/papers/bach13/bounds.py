@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from kpca_suite.kernels.periodic import PeriodicKernel
@@ -11,7 +13,7 @@ from kpca_suite.theory.periodic import grid_design, grid_energy, grid_spectrum, 
 from kpca_suite.theory.table1 import eq6_rank, first_nonvacuous_n, lemma_b1_bound
 
 from ...claim import Claim, Fault, Fit, Grid, Outcome, PerProfile, Tolerance
-from ...judging import collect, combine
+from ...judging import AllOf, AllWithin, collect, combine
 from ._common import SIGMA2, SIGNAL, _crowded
 
 # -- bach13.lemmaB1 -----------------------------------------------------------------------
@@ -23,6 +25,10 @@ B1_T = np.linspace(0.2, 0.95, 16)
 
 
 B1_SETTINGS = ((100, 0.3), (200, 0.3))
+
+
+#: the bounds judged (Lemma B.1's tail, Eq. (6)'s rank) against their direct evaluation, relative.
+FORMULA_TOL = 1e-12
 
 
 def _lemma_b1_grid(reps):
@@ -57,25 +63,48 @@ def lemma_b1_sample(cell, subset):
     return draws, float(np.linalg.eigvalsh(M)[-1]), float((Psi**2).sum(axis=1).max())
 
 
+def direct_lemma_b1(t: float, p: int, r: int, lam_max: float, R2: float) -> float:
+    """Lemma B.1's bound at one level t, evaluated here from the printed statement by a
+    second route, independent of :func:`theory.table1.lemma_b1_bound`:
+    min(1, r exp(-(p t^2 / 2) / (lambda_max (R^2 + t / 3)))), in scalar arithmetic (math.exp)."""
+    return min(1.0, r * math.exp(-(p * t * t / 2.0) / (lam_max * (R2 + t / 3.0))))
+
+
+def _relative(got, direct) -> float:
+    """|got - direct| / direct (absolute where direct is 0)."""
+    return abs(got - direct) / direct if direct > 0 else abs(got - direct)
+
+
 def lemma_b1_experiment(cell, estimators) -> dict:
-    """lambda_max((1/n) Psi^T Psi), R^2 = max row norm^2, the 95% quantile and the empirical
-    tail P(lambda_max[...] > t) at each t of ``B1_T``."""
+    """lambda_max((1/n) Psi^T Psi), R^2 = max row norm^2, the 95% quantile, the empirical
+    tail P(lambda_max[...] > t) and Lemma B.1's bound (estimator ``bound``) at each t of
+    ``B1_T``, and ``bound_formula``: the bound against :func:`direct_lemma_b1` (relative,
+    worst t)."""
     draws, lam_max, R2 = lemma_b1_sample(cell, estimators[cell.method])
-    out = {"lam_max": lam_max, "R2": R2, "q95": float(np.quantile(draws, 0.95))}
+    bound = estimators["bound"](B1_T, cell.p["p"], B1_R, lam_max, R2)
+    out = {"lam_max": lam_max, "R2": R2, "q95": float(np.quantile(draws, 0.95)),
+           "bound_formula": max(_relative(float(b), direct_lemma_b1(float(t), cell.p["p"], B1_R, lam_max, R2))
+                                for t, b in zip(B1_T, bound))}
     for i, t in enumerate(B1_T):
         out[f"tail_{i}"] = float(np.mean(draws > t))
+        out[f"bound_{i}"] = float(bound[i])
     return out
 
 
+def loose_lemma_b1_bound(t, p, r, lam_max, R2):
+    """A planted fault: Lemma B.1's bound 10% larger than printed."""
+    return 1.1 * lemma_b1_bound(t, p, r, lam_max, R2)
+
+
 def judge_lemma_b1(results, profile) -> Outcome:
-    """At every t, the Clopper-Pearson 99% lower limit of the tail <= the bound; inconclusive
-    where the bound is vacuous (>= 1) at every t."""
+    """At every t, the Clopper-Pearson 99% lower limit of the tail <= the bound (the cell's
+    ``bound_<i>``); inconclusive where the bound is vacuous (>= 1) at every t."""
     from scipy.stats import beta as beta_dist
 
     parts, summaries, measured = [], [], {}
     for r in results:
         p = r.cell.p
-        bound = lemma_b1_bound(B1_T, p["p"], B1_R, r.metrics["lam_max"], r.metrics["R2"])
+        bound = np.array([r.metrics[f"bound_{i}"] for i in range(len(B1_T))])
         tail = np.array([r.metrics[f"tail_{i}"] for i in range(len(B1_T))])
         k = np.round(tail * p["reps"])
         # Clopper-Pearson 99% lower limit of the true tail probability
@@ -114,16 +143,31 @@ def eq6_p(d, n, R2, lam):
     return eq6_rank(d, n, R2, lam, EQ6_DELTA)
 
 
+#: R^2 = sup_x k(x, x) by hand: 2 sum_i i^-2 = 2 zeta(2) = pi^2 / 3 for the B_2 kernel.
+EQ6_R2_BY_HAND = {("poly", 1): math.pi**2 / 3}
+
+
+def direct_eq6(d: float, n: int, lam: float, kernel: tuple) -> float:
+    """Eq. (6) as printed, p = (32 d / delta + 2) log(n R^2 / (delta lambda)) with delta = 1/4,
+    evaluated here by a second route, independent of :func:`theory.table1.eq6_rank` and of
+    the kernel's ``sup_diag``: R^2 from :data:`EQ6_R2_BY_HAND` for ``kernel`` = (kdecay, krate),
+    scalar arithmetic (math.log)."""
+    return (32.0 * d / EQ6_DELTA + 2.0) * math.log(n * EQ6_R2_BY_HAND[kernel] / (EQ6_DELTA * lam))
+
+
 def eq6_experiment(cell, estimators) -> dict:
     """Eq. (6)'s p (estimator ``eq6_rank``) at lambda*(n) on the grid (spectrum by estimator
-    ``grid``; B_2 kernel, delta = 2 signal): d = df1 there."""
+    ``grid``; B_2 kernel, delta = 2 signal): d = df1 there; ``bound_formula``: p against
+    :func:`direct_eq6` (relative)."""
     p = cell.p
     kern = PeriodicKernel(p["kdecay"], p["krate"])
     e = np.clip(estimators["grid"](kern, cell.n), 0.0, None)
     energy = grid_energy(periodic_signal(grid_design(cell.n), *SIGNAL))
     lam, _ = optimal_lambda(e, energy, cell.n, SIGMA2, log10_range=(-10.0, 1.0), grid_per_decade=8)
     d = float(dof_circulant(e, lam).d)
-    return {"lam": lam, "d": d, "p6": float(estimators["eq6_rank"](d, cell.n, kern.sup_diag(), lam))}
+    p6 = float(estimators["eq6_rank"](d, cell.n, kern.sup_diag(), lam))
+    return {"lam": lam, "d": d, "p6": p6,
+            "bound_formula": _relative(p6, direct_eq6(d, cell.n, lam, (p["kdecay"], p["krate"])))}
 
 
 def judge_eq6(results, profile) -> Outcome:
@@ -161,6 +205,11 @@ def practical_rank(d, n, R2, lam):
     return d * np.log(n)
 
 
+def loose_eq6_p(d, n, R2, lam):
+    """A planted fault: Eq. (6)'s rank 10% larger than printed."""
+    return 1.1 * eq6_p(d, n, R2, lam)
+
+
 CLAIMS = [
     Claim(
         id="bach13.lemmaB1",
@@ -170,18 +219,26 @@ CLAIMS = [
         data=f"uniform random design, n = {B1_N}, B_2 kernel; Ψ = Φ((1/n)Φ^TΦ + γ I)^(-1/2) for Φ the top r = "
              f"{B1_R} eigen-features of K; I uniform without replacement; no bandwidth rule",
         metric=f"empirical tail P(λ_max[...] > t) at {len(B1_T)} levels t in [0.2, 0.95] over repeated draws of I",
-        metrics=("R2", "lam_max", "q95", "tail_0", "tail_1", "tail_10", "tail_11", "tail_12", "tail_13", "tail_14",
-                 "tail_15", "tail_2", "tail_3", "tail_4", "tail_5", "tail_6", "tail_7", "tail_8", "tail_9"),
-        estimators={"uniform": column_subset},
+        metrics=("R2", "bound_formula", "lam_max", "q95")
+        + tuple(f"{k}_{i}" for k in ("bound", "tail") for i in range(len(B1_T))),
+        estimators={"uniform": column_subset, "bound": lemma_b1_bound},
         experiment=lemma_b1_experiment,
         grid=PerProfile(ci=_lemma_b1_grid(200), quick=_lemma_b1_grid(1000), full=_lemma_b1_grid(5000)),
-        judge=judge_lemma_b1,
+        judge=AllOf(judge_lemma_b1, AllWithin(FORMULA_TOL, metrics=("bound_formula",),
+                                              what="relative, against the direct evaluation")),
         tolerance=Tolerance(rule="Clopper-Pearson 99% lower limit of the tail <= bound at every t; inconclusive "
-                                 "if the bound is vacuous everywhere",
-                            evidence="no measurement recorded; the slack is the binomial sampling error of the "
-                                     "tail (the bound itself is loose)."),
+                                 "if the bound is vacuous everywhere; the bound judged within "
+                                 f"{FORMULA_TOL:g} (relative) of its direct evaluation at every t",
+                            evidence="the slack is the binomial sampling error of the tail (the bound itself is "
+                                     "loose), so no tail can see a wrong constant in the bound; the bound judged "
+                                     "is also evaluated directly from the printed statement (direct_lemma_b1, "
+                                     "scalar arithmetic): it agreed to 3.6e-15 (relative, worst t) at ci; a bound "
+                                     "10% too large (bound-off-by-10%) deviates by 0.10 there and fails, with no "
+                                     "level t above either bound"),
         faults=(Fault("crowded-subset", "the p points nearest x = 0.5 instead of a uniform subset",
-                      {"uniform": crowded_subset}),),
+                      {"uniform": crowded_subset}),
+                Fault("bound-off-by-10%", "Lemma B.1's bound 10% larger than printed (a wrong constant, which "
+                      "only loosens the tail comparison)", {"bound": loose_lemma_b1_bound})),
     ),
     Claim(
         id="bach13.eq6",
@@ -191,15 +248,24 @@ CLAIMS = [
         data="equispaced grid design (exact FFT spectrum), B_2 kernel, signal ν_i = i^-4, σ² = 1, at λ*; "
              "no bandwidth rule",
         metric="p_6 / n, with d = df1 (Eq. (5) on the grid) and R² = π²/3",
-        metrics=("d", "lam", "p6"),
+        metrics=("bound_formula", "d", "lam", "p6"),
         estimators={"grid": grid_spectrum, "eq6_rank": eq6_p},
         experiment=eq6_experiment,
         grid=PerProfile(ci=_eq6_grid(19), quick=_eq6_grid(20), full=_eq6_grid(24)),
-        judge=judge_eq6,
-        tolerance=Tolerance(rule="reported; the claim fails if Eq. (6) is not vacuous at a tested n <= 4096",
+        judge=AllOf(judge_eq6, AllWithin(FORMULA_TOL, metrics=("bound_formula",),
+                                         what="relative, against the direct evaluation")),
+        tolerance=Tolerance(rule="reported; the claim fails if Eq. (6) is not vacuous at a tested n <= 4096, or "
+                                 f"if the rank judged is not within {FORMULA_TOL:g} (relative) of its direct "
+                                 "evaluation",
                             evidence="worked example: d = 52, R² = π²/3, λ = 4.6e-3, n = 3200, δ = 1/4 gives "
-                                     "p >= 1.07e5 >> n."),
+                                     "p >= 1.07e5 >> n. A rank too large only makes Eq. (6) more vacuous, so the "
+                                     "rank judged is also evaluated directly from the printed formula (direct_eq6, "
+                                     "R² = π²/3 by hand): it agreed exactly (0.0, every n) at ci; a rank 10% too "
+                                     "large (bound-off-by-10%, n <= 4096) deviates by 0.10 and fails, still "
+                                     "vacuous; practical-rank deviates by up to 0.996"),
         faults=(Fault("practical-rank", "p = d ln n instead of Eq. (6)", {"eq6_rank": practical_rank},
-                      keep=lambda c: c.n <= 2**14),),
+                      keep=lambda c: c.n <= 2**14),
+                Fault("bound-off-by-10%", "Eq. (6)'s rank 10% larger than printed (a wrong constant, which only "
+                      "makes Eq. (6) more vacuous)", {"eq6_rank": loose_eq6_p}, keep=lambda c: c.n <= 2**12)),
     ),
 ]

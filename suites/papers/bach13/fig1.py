@@ -76,7 +76,10 @@ def fig1_experiment(cell, estimators) -> dict:
 
 
 def judge_fig1(results, profile) -> Outcome:
-    """In every draw, uniform and pivoted: p for a 1% prediction gap < p for 1% operator-norm error."""
+    """Uniform and pivoted: the mean over designs of p for a 1% prediction gap < the mean of
+    p for a 1% operator-norm error (the paper's Fig. 1 plots average curves). The count of
+    designs where it holds one by one is reported, not judged: a single design's gap curve
+    can settle late (p_gap 85 against p_op 77; 4 of 60 designs over root seeds 0-9)."""
     parts, summaries, measured = [], [], {}
     for method in ("random", "pivot"):
         rows = [r for r in results if r.cell.method == method]
@@ -86,14 +89,16 @@ def judge_fig1(results, profile) -> Outcome:
         po = np.array([r.metrics["p_op"] for r in rows])
         pt = np.array([r.metrics["p_trace"] for r in rows])
         ok = int((pg < po).sum())
-        parts.append("holds" if ok == len(rows) else "fails")
+        ok_mean = bool(pg.mean() < po.mean())  # NaN compares False: fails
+        parts.append("holds" if ok_mean else "fails")
         name = "uniform" if method == "random" else "pivoted"
-        summaries.append(f"{name}: p for a 1% prediction gap {pg.mean():.1f} (max {pg.max():.0f}) < p for 1% "
-                         f"operator-norm error {po.mean():.1f} (min {po.min():.0f}) in {ok}/{len(rows)} draws; "
-                         f"1% trace-norm error at p = {pt.mean():.1f}")
+        summaries.append(f"{name}: mean p for a 1% prediction gap {pg.mean():.1f} (max {pg.max():.0f}) "
+                         f"{'<' if ok_mean else 'NOT <'} mean p "
+                         f"for 1% operator-norm error {po.mean():.1f} (min {po.min():.0f}); in {ok}/{len(rows)} "
+                         f"designs one by one; 1% trace-norm error at p = {pt.mean():.1f}")
         measured.update({f"{name} p_gap": float(pg.mean()), f"{name} p_op": float(po.mean()),
                          f"{name} p_trace": float(pt.mean())})
-    return Outcome(combine(parts), "; ".join(summaries), [], measured, {"p_gap < p_op": "in every draw"})
+    return Outcome(combine(parts), "; ".join(summaries), [], measured, {"p_gap < p_op": "on the mean over designs"})
 
 
 def fig1_figure(results, verdict, outdir):
@@ -143,11 +148,16 @@ CLAIMS = [
         metrics=("d", "gap", "op", "p", "p_gap", "p_op", "p_trace", "rank", "trace"),
         estimators={"random": random_order, "pivot": pivot_order, "cholesky": incomplete_cholesky},
         experiment=fig1_experiment,
-        grid=PerProfile(ci=_fig1_grid(3), quick=_fig1_grid(5), full=_fig1_grid(20)),
+        grid=PerProfile(ci=_fig1_grid(6), quick=_fig1_grid(6), full=_fig1_grid(20)),
         judge=judge_fig1,
-        tolerance=Tolerance(rule="in every draw, uniform and pivoted",
-                            evidence="no measurement recorded; the paper's Fig. 1 shows the gap curve reaching 1% "
-                                     "well before both matrix errors."),
+        tolerance=Tolerance(rule="on the mean over designs, uniform and pivoted",
+                            evidence="the paper's Fig. 1 shows the mean gap curve reaching 1% well before both "
+                                     "matrix errors. Judged design by design with 3 designs, the claim failed under 2 "
+                                     "of 9 independent root seeds (python -m tests.decisiveness), a single design's "
+                                     "gap settling late (p_gap 85 against p_op 77); on the mean over 6 designs, "
+                                     "roots 0-9: uniform mean p_gap 22.5 .. 52.2 against mean p_op 78.8 .. 87.0, "
+                                     "designs one by one 4/6 .. 6/6; pivoted p_gap 12.3 .. 14.0 against p_op 31.7 .. "
+                                     "33.3 (roots 0-1)"),
         faults=(Fault("unorthogonalised-cholesky", "an incomplete Cholesky that does not subtract the previous "
                       "columns, so G G^T is not L", {"cholesky": unorthogonalised_cholesky},
                       keep=lambda c: c.seed == 0),),

@@ -17,7 +17,7 @@ each family module holds its claims' faults, ``_common`` those of several."""
 from __future__ import annotations
 
 from ...claim import Paper
-from . import compare, features, sketch, space, unbiased
+from . import compare, features, lemma24, sketch, space, unbiased
 
 PAPER = Paper(
     key="ghashami16",
@@ -74,4 +74,4 @@ PAPER = Paper(
 """,
 )
 
-CLAIMS = [*sketch.CLAIMS, *features.CLAIMS, *unbiased.CLAIMS, *space.CLAIMS, *compare.CLAIMS]
+CLAIMS = [*sketch.CLAIMS, *features.CLAIMS, *lemma24.CLAIMS, *unbiased.CLAIMS, *space.CLAIMS, *compare.CLAIMS]

@@ -8,7 +8,7 @@ from kpca_suite.kernels.frequent_directions import FrequentDirections
 from kpca_suite.theory.ghashami16 import fd_bound
 
 from ...claim import Cell, Claim, Fault, PerProfile, Tolerance
-from ...judging import AllWithin, WithErratum
+from ...judging import AllOf, AllWithin, WithErratum
 from ...roles import NO_KERNEL, EstimatorDefect, Subject, build, sketch_rows
 from ._common import _digits, crossed, single_threaded
 
@@ -24,6 +24,18 @@ FD_CHECKS = ("psd", "err_bound", "err_delta", "delta_bound", "exact")
 
 
 FD_TOL = 1e-9  # relative to ||A||_F^2
+
+
+#: |the bound judged - its direct evaluation| (direct_fd_bound), relative to ||A||_F^2.
+FD_FORMULA_TOL = 1e-12
+
+
+FD_FORMULA_EVIDENCE = ("A bound with too large a constant only loosens the inequalities judged, so the bound is "
+                       "also evaluated directly from the printed formula (direct_fd_bound: A_k from an SVD, the "
+                       "residual A - A_k summed entrywise, a loop over k): at ci it agreed to 1.4e-15 of "
+                       "||A||_F^2 (fd-bound and fd-merge alike), so 1e-12 is round-off headroom; a bound 10% "
+                       "too large (bound-off-by-10%, random and digits kinds) deviates by 0.10 of ||A||_F^2 "
+                       "(the j = 1 cell, where the bound is ||A||_F^2) and fails")
 
 
 def _fd_matrix(cell: Cell) -> np.ndarray:
@@ -47,26 +59,52 @@ def _fd_matrix(cell: Cell) -> np.ndarray:
     return X[rng.permutation(len(X))[:600]]
 
 
-def _fd_check(A, B, ell: int, j: int, delta=None):
+def direct_fd_tails(A, k_max: int) -> list:
+    """||A - A_k||_F^2 for k = 0 .. k_max - 1, by a second route independent of
+    :func:`theory.ghashami16.fd_bound` (which sums the tail sigma_{k+1}^2 + ...): A_k =
+    U_k diag(sigma_1..sigma_k) V_k^T from an SVD of A, the residual A - A_k formed and its
+    squared entries summed, one k at a time."""
+    U, s, Vt = np.linalg.svd(A, full_matrices=False)
+    tails = []
+    for k in range(k_max):
+        residual = A - (U[:, :k] * s[:k]) @ Vt[:k]
+        tails.append(float(np.sum(residual**2)))
+    return tails
+
+
+def direct_fd_bound(tails, j: int) -> float:
+    """The FD bound as printed, min_{0 <= k < j} ||A - A_k||_F^2 / (j - k), from
+    :func:`direct_fd_tails` by a plain loop over k."""
+    best = np.inf
+    for k in range(j):
+        best = min(best, tails[k] / (j - k))
+    return float(best)
+
+
+def _fd_check(A, B, ell: int, j: int, delta=None, bound_fn=fd_bound, tails=None):
     """Deviations of the FD guarantees of a sketch B of A with ``ell`` rows, shrink
     index j and certified ``delta`` (None: not exposed), relative to ||A||_F^2
     (positive = violated): psd: -lambda_min(A^T A - B^T B); err_bound:
-    ||A^T A - B^T B||_2 - min_{k<j} ||A - A_k||_F^2 / (j - k); err_delta: the error - Delta;
-    delta_bound: Delta - the same minimum (-inf where Delta is not exposed: the check does
-    not apply); exact: the error where it must be 0 (n < ell or rank(A) < j); literal: the
-    error against the paper's (ell - k) denominator (Lemma 2.1)."""
+    ||A^T A - B^T B||_2 - min_{k<j} ||A - A_k||_F^2 / (j - k) (each term by ``bound_fn``,
+    :func:`theory.ghashami16.fd_bound`); err_delta: the error - Delta; delta_bound: Delta -
+    the same minimum (-inf where Delta is not exposed: the check does not apply); exact: the
+    error where it must be 0 (n < ell or rank(A) < j); literal: the error against the
+    paper's (ell - k) denominator (Lemma 2.1); formula: |that minimum - the one evaluated
+    directly from ``tails``| (:func:`direct_fd_tails`; -inf without them)."""
     fro = max(float(np.sum(A**2)), 1e-300)
     ev = np.linalg.eigvalsh(A.T @ A - B.T @ B)
     err = float(np.max(np.abs(ev)))
     s2 = np.linalg.svd(A, compute_uv=False) ** 2
-    bound = min(fd_bound(s2, j, k) for k in range(j))
+    bound = min(bound_fn(s2, j, k) for k in range(j))
     rank = int((s2 > s2[0] * max(A.shape) * np.finfo(float).eps).sum()) if s2[0] > 0 else 0
     exact = err / fro if (A.shape[0] < ell or rank < j) else -np.inf
-    literal = max(err - fd_bound(s2, ell, k) for k in range(ell)) / fro
+    literal = max(err - bound_fn(s2, ell, k) for k in range(ell)) / fro
     exposed = delta is not None
+    formula = abs(bound - direct_fd_bound(tails, j)) / fro if tails is not None else -np.inf
     return {"psd": float(-ev.min() / fro), "err_bound": (err - bound) / fro,
             "err_delta": (err - delta) / fro if exposed else -np.inf,
-            "delta_bound": (delta - bound) / fro if exposed else -np.inf, "exact": exact, "literal": literal}
+            "delta_bound": (delta - bound) / fro if exposed else -np.inf, "exact": exact, "literal": literal,
+            "formula": formula}
 
 
 def _sketched(cell: Cell, factory, A, ell: int, chunks: int = 1):
@@ -80,15 +118,16 @@ def _sketched(cell: Cell, factory, A, ell: int, chunks: int = 1):
     return sk
 
 
-def _checked(cell: Cell, A, sk, ell: int):
+def _checked(cell: Cell, A, sk, ell: int, bound_fn, tails):
     """:func:`_fd_check` of a fitted sketch, read through its role: ``sketch_``, and the
-    optional ``shrink_index`` (default ell) and ``delta_``."""
+    optional ``shrink_index`` (default ell) and ``delta_``; the bound by ``bound_fn``,
+    cross-checked against ``tails``."""
     B = sketch_rows(sk, cell.claim, A.shape[1], ell)
     j = int(getattr(sk, "shrink_index", ell))
     if not 1 <= j <= ell:
         raise EstimatorDefect(f"{cell.claim}: the estimator's shrink_index {j} is outside 1..{ell}")
     delta = getattr(sk, "delta_", None)
-    return _fd_check(A, B, ell, j, None if delta is None else float(delta))
+    return _fd_check(A, B, ell, j, None if delta is None else float(delta), bound_fn, tails)
 
 
 def _worst(rows):
@@ -108,12 +147,17 @@ def fd_experiment(cell: Cell, estimators) -> dict:
     """Each sketch (``fd``: the standard rule, or any matrix-sketch in its place;
     ``fd-halving``: Algorithm 1's rule) on one matrix, streamed in 4 chunks, every
     ell <= d; worst deviations. ``halving_literal`` is the halving rule against the
-    paper's (ell - k)."""
+    paper's (ell - k). ``bound_formula``: the largest |bound - its direct evaluation|
+    (:func:`direct_fd_tails`, :func:`direct_fd_bound`) over every (rule, ell), relative to
+    ||A||_F^2."""
     A = _fd_matrix(cell)
     ells = [ell for ell in FD_ELLS if ell <= A.shape[1]]
-    out = {}
+    tails = direct_fd_tails(A, max(ells))
+    out = {"bound_formula": -1.0}
     for slot, rule in (("fd", "standard"), ("fd-halving", "halving")):
-        worst = _worst(_checked(cell, A, _sketched(cell, estimators[slot], A, ell, 4), ell) for ell in ells)
+        worst = _worst(_checked(cell, A, _sketched(cell, estimators[slot], A, ell, 4), ell, estimators["bound"], tails)
+                       for ell in ells)
+        out["bound_formula"] = max(out["bound_formula"], worst.pop("formula"))
         out.update({f"{rule}_{k}": v for k, v in worst.items() if rule == "halving" or k != "literal"})
     return out
 
@@ -129,16 +173,20 @@ def _merged(cell: Cell, factory, A, ell):
 @single_threaded
 def merge_experiment(cell: Cell, estimators) -> dict:
     """The FD deviations of the merged sketch against the concatenated matrix,
-    worst over both sketches (``fd``, ``fd-halving``) and every ell <= d."""
+    worst over both sketches (``fd``, ``fd-halving``) and every ell <= d, and
+    ``bound_formula`` as in :func:`fd_experiment`."""
     A = _fd_matrix(cell)
+    tails = direct_fd_tails(A, max(FD_ELLS))
     rows = []
     for slot in ("fd", "fd-halving"):
         for ell in FD_ELLS:
             if ell <= A.shape[1]:
-                row = _checked(cell, A, _merged(cell, estimators[slot], A, ell), ell)
+                row = _checked(cell, A, _merged(cell, estimators[slot], A, ell), ell, estimators["bound"], tails)
                 row.pop("literal")
                 rows.append(row)
-    return _worst(rows)
+    out = _worst(rows)
+    out["bound_formula"] = out.pop("formula")
+    return out
 
 
 def _fd_sweep(seeds, what=""):
@@ -154,7 +202,7 @@ def _two_kinds(cell: Cell) -> bool:
 _FD_EVIDENCE = ("quick profile (seeds 0-4, all kinds, both rules, ell in (2, 5, 10, 20)): worst psd 9.7e-15, "
                 "err - Delta 9.7e-15, Delta - bound 7.0e-16, exact 9.7e-15 of ||A||_F^2 (merged sketches: "
                 "4.4e-15), so 1e-9 is round-off headroom for float64; the Sigma-instead-of-Sigma^2 fault gives "
-                "err - Delta of order 1e-1")
+                "err - Delta of order 1e-1. " + FD_FORMULA_EVIDENCE)
 
 
 def standard_fd(n_components, budget, kernel, random_state):
@@ -207,6 +255,26 @@ def delta_dropping_halving(n_components, budget, kernel, random_state):
     return DeltaDroppingFD(budget, "halving")
 
 
+def loose_fd_bound(sq_singular_values, j, k):
+    """A planted fault: the FD bound 10% larger than ||A - A_k||_F^2 / (j - k) (a wrong
+    constant, which no inequality of the claim can see: it only loosens them)."""
+    return 1.1 * fd_bound(sq_singular_values, j, k)
+
+
+FD_LOOSE_BOUND = Fault("bound-off-by-10%", "the FD bound 10% larger than printed (a wrong constant, which "
+                       "loosens every inequality judged and is seen only by the direct evaluation)",
+                       {"bound": loose_fd_bound}, keep=_two_kinds)
+
+
+FD_FORMULA_JUDGE = AllWithin(FD_FORMULA_TOL, metrics=("bound_formula",),
+                             what="of ||A||_F^2, the bound against its direct evaluation")
+
+
+FD_RULE = (f"every deviation <= {FD_TOL:g} of ||A||_F^2; the bound min_(k<j) ||A - A_k||_F^2 / (j - k) judged "
+           f"within {FD_FORMULA_TOL:g} of ||A||_F^2 of its direct evaluation (A_k from an SVD, the residual "
+           "summed entrywise, a loop over k)")
+
+
 SKETCH_SUBJECT = dict(role="matrix-sketch", estimator="fd", centred=None, kernel=NO_KERNEL,
                       probe=(("n_components", None), ("budget", 4)), kinds=("sketch",))
 
@@ -224,19 +292,22 @@ CLAIMS = [
              "values equal, one repeated row, zero, 4 rows, and 600 rows of digits; no kernel, no bandwidth",
         metric="worst deviation of each guarantee over ell in (2, 5, 10, 20), relative to ||A||_F^2, for both "
                "shrink rules (positive = violated)",
-        metrics=tuple(f"{rule}_{k}" for rule in ("standard", "halving") for k in FD_CHECKS) + ("halving_literal",),
-        estimators={"fd": standard_fd, "fd-halving": halving_fd},
+        metrics=tuple(f"{rule}_{k}" for rule in ("standard", "halving") for k in FD_CHECKS)
+        + ("halving_literal", "bound_formula"),
+        estimators={"fd": standard_fd, "fd-halving": halving_fd, "bound": fd_bound},
         subject=Subject(**SKETCH_SUBJECT, budget="ell sketch rows, ell in (2, 5, 10, 20)",
                         needs="sketch_ after partial_fit over 4 row chunks; shrink_index and delta_ where exposed"),
         experiment=fd_experiment,
         grid=PerProfile(ci=_fd_sweep(2), quick=_fd_sweep(5), full=_fd_sweep(30)),
-        judge=WithErratum(AllWithin(FD_TOL, metrics=tuple(f"{rule}_{k}" for rule in ("standard", "halving")
-                                                          for k in FD_CHECKS), what="of ||A||_F^2"),
-                          metric="halving_literal", tol=FD_TOL,
-                          what="the paper's (ell - k) denominator for the halving rule"),
-        tolerance=Tolerance(rule=f"every deviation <= {FD_TOL:g} of ||A||_F^2", evidence=_FD_EVIDENCE),
+        judge=AllOf(WithErratum(AllWithin(FD_TOL, metrics=tuple(f"{rule}_{k}" for rule in ("standard", "halving")
+                                                                for k in FD_CHECKS), what="of ||A||_F^2"),
+                                metric="halving_literal", tol=FD_TOL,
+                                what="the paper's (ell - k) denominator for the halving rule"),
+                    FD_FORMULA_JUDGE),
+        tolerance=Tolerance(rule=FD_RULE, evidence=_FD_EVIDENCE),
         faults=(Fault("sigma-shrink", "shrinks Sigma instead of Sigma^2 while booking sigma_j^2 in Delta",
-                      {"fd": sigma_shrink_fd, "fd-halving": sigma_shrink_halving}, keep=_two_kinds),),
+                      {"fd": sigma_shrink_fd, "fd-halving": sigma_shrink_halving}, keep=_two_kinds),
+                FD_LOOSE_BOUND),
     ),
     Claim(
         id="ghashami16.fd-merge",
@@ -247,17 +318,18 @@ CLAIMS = [
              "merged as (1+2)+(3+4); no kernel, no bandwidth",
         metric="worst deviation of each FD guarantee of the merged sketch over both shrink rules and ell in "
                "(2, 5, 10, 20), relative to ||A||_F^2",
-        metrics=FD_CHECKS,
-        estimators={"fd": standard_fd, "fd-halving": halving_fd},
+        metrics=FD_CHECKS + ("bound_formula",),
+        estimators={"fd": standard_fd, "fd-halving": halving_fd, "bound": fd_bound},
         subject=Subject(**SKETCH_SUBJECT, budget="ell sketch rows, ell in (2, 5, 10, 20)", methods=("merge",),
                         needs="merge(other), the sketch of both streams; sketch_, and shrink_index and delta_ "
                               "where exposed"),
         experiment=merge_experiment,
         grid=PerProfile(ci=_fd_sweep(2, ", 4 chunks"), quick=_fd_sweep(5, ", 4 chunks"),
                         full=_fd_sweep(30, ", 4 chunks")),
-        judge=AllWithin(FD_TOL, metrics=FD_CHECKS, what="of ||A||_F^2"),
-        tolerance=Tolerance(rule=f"every deviation <= {FD_TOL:g} of ||A||_F^2", evidence=_FD_EVIDENCE),
+        judge=AllOf(AllWithin(FD_TOL, metrics=FD_CHECKS, what="of ||A||_F^2"), FD_FORMULA_JUDGE),
+        tolerance=Tolerance(rule=FD_RULE, evidence=_FD_EVIDENCE),
         faults=(Fault("merge-drops-delta", "merge forgets the other sketch's Delta",
-                      {"fd": delta_dropping_fd, "fd-halving": delta_dropping_halving}, keep=_two_kinds),),
+                      {"fd": delta_dropping_fd, "fd-halving": delta_dropping_halving}, keep=_two_kinds),
+                FD_LOOSE_BOUND),
     ),
 ]

@@ -10,6 +10,7 @@ from kpca_suite.methods import ExactKPCA, FixedLandmarks, NystromKPCA, UniformLa
 
 from ...claim import Cell, Claim, Fault, Grid, PerProfile, Tolerance
 from ...judging import AllOf, AllWithin
+from ...probes import last_chunk_misread, row_chunks
 from ._common import ORDER_ATOL, SEEDS, UnwhitenedNystrom
 
 IDENT_N = PerProfile(ci=150, quick=300, full=600)
@@ -84,22 +85,6 @@ def identities_experiment(cell: Cell, estimators) -> dict:
 
 
 CHUNKS = 5  # row chunks of the dask fit: more than one node of the reduction tree (4 per node)
-
-
-def row_chunks(X, rows):
-    """X as a dask array of row chunks of ``rows`` rows (the ``dask`` extra)."""
-    import dask.array as da
-
-    return da.from_array(X, chunks=(rows, X.shape[1]))
-
-
-def last_chunk_misread(X, rows):
-    """A planted fault: the last row chunk holds the first chunk's rows again (chunk
-    bookkeeping off by one part), so the chunked sums miss the last rows."""
-    import dask.array as da
-
-    Xd = row_chunks(X, rows)
-    return da.concatenate([Xd[: X.shape[0] - rows], Xd[:rows]])
 
 
 ORDER_MS = (10, 25, 50, 100)

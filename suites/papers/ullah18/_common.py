@@ -81,11 +81,11 @@ def full_rank_gram(G, cell) -> np.ndarray:
     return G
 
 
-def _fitted(cell, factory, role, random_state):
+def _fitted(cell, factory, role, random_state, chunk: int = CHUNK):
     """The estimator of role ``role`` that ``factory`` builds, after one pass over n
-    Mehler samples (``fit``, or ``partial_fit`` over chunks of CHUNK rows for
+    Mehler samples (``fit``, or ``partial_fit`` over chunks of ``chunk`` rows for
     streaming-kpca)."""
     model = _model()
     X = model.sample(cell.n, cell.rng())
     est = build(factory, role, cell, n_components=K, budget=cell.p["m"], kernel=KERNEL, random_state=random_state)
-    return model, (stream(est, X, CHUNK) if role == "streaming-kpca" else est.fit(X))
+    return model, (stream(est, X, chunk) if role == "streaming-kpca" else est.fit(X))
