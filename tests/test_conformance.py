@@ -201,7 +201,7 @@ def test_a_factory_that_raises_in_fit_loses_its_cells_only(tmp_path):
             in r.stderr.splitlines()[2]), r.stderr
     from kpca_suite.suites.store import ResultStore
     with ResultStore(out / "results.sqlite", create=False) as store:
-        assert len(store.results("ghashami16.thm21")) == 30
+        assert len(store.results("ghashami16.thm21")) == cells
 
 
 def test_estimators_lists_roles_adapters_and_claims():

@@ -21,6 +21,12 @@ from ...probes import last_chunk_misread, row_chunks
 from ...roles import Subject, build
 from ._common import _errors, _gram, _rn_data, crossed, single_threaded
 
+def _five_seeds(cell: Cell) -> bool:
+    """rff-rate's and thm21's faults run on seeds 0-4, the ci count they were declared against:
+    each fails by far more than the spread the claims' 20 seeds narrow."""
+    return cell.seed < 5
+
+
 # -- ghashami16.rff-rate -------------------------------------------------------------------
 
 RFF_BAND = (-1.1, -0.35)
@@ -316,10 +322,10 @@ CLAIMS = [
                      "-0.348], inconclusive; with 20 seeds at ci the slopes are -0.521 .. -0.460, CI ends -0.563 .. "
                      "-0.420"),
         faults=(Fault("narrow-omega", "omega ~ N(0, gamma I) instead of N(0, 2 gamma I): the features of another "
-                      "kernel, so the error stops falling", {"rff": narrow_rff_map}),
+                      "kernel, so the error stops falling", {"rff": narrow_rff_map}, keep=_five_seeds),
                 Fault("repeated-draws", "a near miss: m/2 frequencies each used twice; unbiased, and the error "
                       "still falls like m^(-1/2), but E||G - ZZ^T||_F^2 is twice the i.i.d. level",
-                      {"rff": repeated_rff_map})),
+                      {"rff": repeated_rff_map}, keep=_five_seeds)),
     ),
     Claim(
         id="ghashami16.lemma22",
@@ -400,9 +406,9 @@ CLAIMS = [
                      "tests.decisiveness), hence 20 at ci: roots 0-9 give slopes -0.067 .. +0.033, CI upper ends at "
                      "most +0.088"),
         faults=(Fault("unscaled-features", "features cos(omega^T x + b) without the sqrt(2/m) scale",
-                      {"skpca": unscaled_skpca}),
+                      {"skpca": unscaled_skpca}, keep=_five_seeds),
                 Fault("paired-scale-transform", "a near miss: transform scales the cos features by 1/sqrt(m) (the "
                       "paired map's normalisation) instead of sqrt(2/m), halving G~; under the theorem's bound, "
-                      "not under the proof's", {"skpca": paired_scale_transform_skpca})),
+                      "not under the proof's", {"skpca": paired_scale_transform_skpca}, keep=_five_seeds)),
     ),
 ]

@@ -36,7 +36,7 @@ from kpca_suite.methods.rf_oja import RFOja
 from ...claim import Claim, Fault, Grid, PerProfile, Tolerance
 from ...judging import SlopeInBand
 from ...roles import Subject
-from ._common import CHUNK, MEHLER, NS, _model
+from ._common import CHUNK, MEHLER, NS, _model, fault_seeds
 from .rates import (EXCESS_FLOOR, OJA_QR_EVERY, OJA_RULE, PLATEAU_BAND, PLATEAU_M, PROBE_NEEDS, RATE_BAND,
                     RATE_BUDGET, RF, SEEDS, SLOPE_RULE, _m_grows, m_rule, oja_judge, oja_schedule, rate_experiment,
                     rf_oja)
@@ -186,9 +186,9 @@ def _subject(budget) -> Subject:
 
 CENTRING_FAULTS = (
     Fault("uncentred-covariance", "centres the scores but takes the eigenvectors of the uncentred Z^T Z / n",
-          {"rf-erm": uncentred_covariance}),
+          {"rf-erm": uncentred_covariance}, keep=fault_seeds),
     Fault("uncentred-scores", "centres in fit but not in transform: the scores keep their mean",
-          {"rf-erm": uncentred_scores}),
+          {"rf-erm": uncentred_scores}, keep=fault_seeds),
 )
 
 
@@ -238,9 +238,9 @@ CLAIMS = [
                             "E_proj / E_batch against centred RF-ERM on the same features: seed means at most 4.7 "
                             "(n = 2048); the faults 84-89"),
         faults=(Fault("uncentred", "Oja on the uncentred features (ullah18.rate-oja's estimator) judged as "
-                      "centred", {"rf-oja": rf_oja}),
+                      "centred", {"rf-oja": rf_oja}, keep=fault_seeds),
                 Fault("uncentred-scores", "centred Oja whose transform adds the mean back: the scores keep it",
-                      {"rf-oja": uncentred_scores_oja})),
+                      {"rf-oja": uncentred_scores_oja}, keep=fault_seeds)),
     ),
     Claim(
         id="ullah18.fixed-m-plateau-centred",
@@ -263,6 +263,6 @@ CLAIMS = [
                             "inconclusive (at the smallest n the estimation error still falls); the growing-m fault "
                             "measures -0.872 [-0.950, -0.790], and the rate claim's band is <= -0.45"),
         faults=(Fault("m-grows-with-n", "a centred RF-ERM that uses m = ⌈√n ln n⌉ features whatever m it is "
-                      "given: the rate returns and the plateau claim must fail", {"rf-erm": growing_m_centred}),),
+                      "given: the rate returns and the plateau claim must fail", {"rf-erm": growing_m_centred}, keep=fault_seeds),),
     ),
 ]

@@ -18,6 +18,12 @@ ESTIMATION_M = PerProfile(ci=256, quick=512, full=512)
 ESTIMATION_SEEDS = PerProfile(ci=48, quick=20, full=50)
 
 
+def _declared_seeds(cell) -> bool:
+    """The faults run on seeds 0-23, the ci count they were declared against (the near miss's
+    level 1.82-2.23 was measured in batches of 24)."""
+    return cell.seed < 24
+
+
 EPS_E_SLOPE_MAX = -0.35
 
 
@@ -121,8 +127,8 @@ CLAIMS = [
                             "-1.067 .. -0.850 (CI ends -1.165 .. -0.760) and |eps_e| -0.687 .. -0.565 (upper ends at "
                             "most -0.465)"),
         faults=(Fault("first-rows", "an RF-ERM that fits only the first 128 rows whatever n",
-                      {"rf-erm": rf_erm_first_rows}),
+                      {"rf-erm": rf_erm_first_rows}, keep=_declared_seeds),
                 Fault("every-other-row", "a near miss: an RF-ERM that fits X[::2]; ESL keeps its n^-1 rate and "
-                      "doubles its level q/n", {"rf-erm": rf_erm_every_other_row})),
+                      "doubles its level q/n", {"rf-erm": rf_erm_every_other_row}, keep=_declared_seeds)),
     ),
 ]

@@ -16,7 +16,8 @@ from kpca_suite.theory.rf_objective import projected_objective, span_distance
 from ...claim import Claim, Fault, Grid, PerProfile, Tolerance
 from ...judging import AllOf, AllWithin, MeanAtMost, SlopeInBand
 from ...roles import Subject
-from ._common import CHUNK, MEHLER, NS, K, _fitted, _model, _population, _seed_int, full_rank_gram, rf_erm
+from ._common import (CHUNK, MEHLER, NS, K, _fitted, _model, _population, _seed_int, fault_seeds, full_rank_gram,
+                      rf_erm)
 
 OJA_QR_EVERY = 8  # the span does not depend on it (kernels/oja.py); 1.8x faster than 1 at m = 816
 
@@ -54,6 +55,7 @@ def _m_grows(n: int) -> dict:
 
 
 SEEDS = PerProfile(ci=20, quick=20, full=20)
+
 
 
 def _rate_grid(**settings) -> PerProfile:
@@ -281,9 +283,9 @@ CLAIMS = [
                           ylabel="population excess risk", predicted=-0.5, impossible=EXCESS_FLOOR),
         tolerance=Tolerance(SLOPE_RULE + f"{list(RATE_BAND)}", RATE_EVIDENCE),
         faults=(Fault("fixed-m", "an RF-ERM that keeps m = 32 features whatever n: E_proj stalls at eps_a(32)",
-                      {"rf-erm": rf_erm_fixed_m}),
+                      {"rf-erm": rf_erm_fixed_m}, keep=fault_seeds),
                 Fault("quarter-power-m", "a near miss: RF-ERM with m = ⌈n^(1/4)⌉ features instead of ⌈√n ln n⌉",
-                      {"rf-erm": rf_erm_quarter_power})),
+                      {"rf-erm": rf_erm_quarter_power}, keep=fault_seeds)),
     ),
     Claim(
         id="ullah18.rate-oja",
@@ -306,13 +308,13 @@ CLAIMS = [
                             f"{RECHUNK_TOL:g}", RATE_EVIDENCE + "; " + OJA_LEVEL_EVIDENCE + "; " + RECHUNK_EVIDENCE),
         faults=(Fault("wrong-frequency-variance", "RF-Oja whose frequencies have variance gamma instead of "
                       "2 gamma: the features approximate another kernel, so E_proj stalls",
-                      {"rf-oja": rf_oja_wrong_variance}),
+                      {"rf-oja": rf_oja_wrong_variance}, keep=fault_seeds),
                 Fault("quarter-power-m", "a near miss: RF-Oja with m = ⌈n^(1/4)⌉ features instead of ⌈√n ln n⌉",
-                      {"rf-oja": rf_oja_quarter_power}),
+                      {"rf-oja": rf_oja_quarter_power}, keep=fault_seeds),
                 Fault("slow-steps", "a near miss: step sizes a third of the schedule's (eta0 / 3): one pass "
-                      "leaves 8-25 times the batch fit's excess", {"rf-oja": rf_oja_slow_steps}),
+                      "leaves 8-25 times the batch fit's excess", {"rf-oja": rf_oja_slow_steps}, keep=fault_seeds),
                 Fault("schedule-restarts", "the step schedule restarts with every partial_fit call: slope and "
-                      "level still pass, the span moves with the chunking", {"rf-oja": rf_oja_restarting})),
+                      "level still pass, the span moves with the chunking", {"rf-oja": rf_oja_restarting}, keep=fault_seeds)),
     ),
     Claim(
         id="ullah18.fixed-m-plateau",
@@ -335,6 +337,6 @@ CLAIMS = [
                             "slopes -0.047 .. +0.012, CI ends -0.149 .. +0.033; the m-grows-with-n fault measures "
                             "about -0.87"),
         faults=(Fault("m-grows-with-n", "an RF-ERM that uses m = ⌈√n ln n⌉ features whatever m it is given: "
-                      "the rate returns and the plateau claim must fail", {"rf-erm": rf_erm_growing_m}),),
+                      "the rate returns and the plateau claim must fail", {"rf-erm": rf_erm_growing_m}, keep=fault_seeds),),
     ),
 ]
