@@ -29,6 +29,7 @@ from numba import njit
 
 from .validation import check_array, check_positive, check_rank
 
+
 @njit(cache=True)
 def cholesky_step(GT, residual, column, j, i):
     """One step of the decomposition, in place: GT[j], the j-th column of G (GT = G^T,

@@ -28,5 +28,4 @@ def run_claim(claim, profile="ci", keep=None, options=None, fault=None, **substi
 
 def ci_cells(claim_id: str) -> int:
     """The number of cells of a claim's ci sweep, from its declaration."""
-    claim = get(claim_id)
-    return len(claim.grid.ci.cells(claim.id, tuple(claim.estimators), {}))
+    return len(get(claim_id).cells("ci"))

@@ -163,6 +163,46 @@ def collapsed_streaming(n_components, budget, kernel, random_state):
     return _CollapsedStreaming(n_components, budget, kernel, random_state)
 
 
+class SequentialOja(PlainRFF):
+    """Oja's rule on random Fourier features as a maintainer writes it: one sample at a time,
+    Q <- qr(Q + eta_t z z^T Q), eta_t = 40 / (t + 100) counted over the whole stream
+    (``per_chunk``: the bug of one step per partial_fit call on the chunk's covariance, a
+    mini-batch Oja whose result depends on how the stream is cut)."""
+
+    def __init__(self, n_components, n_features, kernel, random_state=None, per_chunk=False):
+        super().__init__(None, n_features, kernel, random_state)
+        self.k, self.per_chunk = n_components, per_chunk
+
+    def partial_fit(self, X):
+        if not hasattr(self, "Q_"):
+            super().fit(X)
+            self.Q_ = np.linalg.qr(np.random.default_rng(self.random_state).standard_normal((self.n_features,
+                                                                                             self.k)))[0]
+            self.t_ = 0
+        Z = self._features(X)
+        if self.per_chunk:
+            self.t_ += 1
+            self.Q_ = np.linalg.qr(self.Q_ + (2.0 / self.t_) * Z.T @ (Z @ self.Q_) / len(Z))[0]
+            return self
+        for z in Z:
+            self.t_ += 1
+            self.Q_ = np.linalg.qr(self.Q_ + (40.0 / (self.t_ + 100.0)) * np.outer(z, z @ self.Q_))[0]
+        return self
+
+    def transform(self, X):
+        return self._features(X) @ self.Q_
+
+
+def sequential_oja(n_components, budget, kernel, random_state):
+    """A correct streaming-kpca factory: Oja's rule sample by sample."""
+    return SequentialOja(n_components, budget, kernel, random_state)
+
+
+def minibatch_oja(n_components, budget, kernel, random_state):
+    """A streaming-kpca factory that takes one Oja step per chunk (see :class:`SequentialOja`)."""
+    return SequentialOja(n_components, budget, kernel, random_state, per_chunk=True)
+
+
 class PlainCentredNystromKPCA(PlainNystromKPCA):
     """Centred Nyström KPCA: the features F = K_nm K_mm^{-1/2} centred by their mean over
     the n rows, the top-k eigenvectors of the centred F^T F; transform subtracts the same

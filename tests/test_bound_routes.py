@@ -14,8 +14,9 @@ from kpca_suite.suites.papers.bach13 import bounds as b13
 from kpca_suite.suites.papers.ghashami16 import sketch
 from kpca_suite.suites.papers.sterge20 import bound as s20
 from kpca_suite.theory.bounds import ekpca_bound_eq17, nystrom_bound_eq15
-from kpca_suite.theory.ghashami16 import fd_bound
+from kpca_suite.theory.ghashami16 import fd_bound, lemma24_bound
 from kpca_suite.theory.table1 import eq6_rank, lemma_b1_bound
+from tests.claims import run_claim
 
 
 def test_fd_direct_route_by_hand_and_against_fd_bound():
@@ -37,11 +38,10 @@ def test_fd_direct_route_by_hand_and_against_fd_bound():
 def test_fd_check_reports_the_formula_deviation():
     A = np.diag([3.0, 2.0, 1.0])
     tails = sketch.direct_fd_tails(A, 2)
-    good = sketch._fd_check(A, A, 2, 2, tails=tails)
+    good = sketch._fd_check(A, A, 2, 2, None, fd_bound, tails)
     assert good["formula"] <= 1e-15
-    loose = sketch._fd_check(A, A, 2, 2, bound_fn=sketch.loose_fd_bound, tails=tails)
+    loose = sketch._fd_check(A, A, 2, 2, None, sketch.loose_fd_bound, tails)
     assert loose["formula"] == pytest.approx(0.1 * 5.0 / 14.0)
-    assert sketch._fd_check(A, A, 2, 2)["formula"] == -np.inf
 
 
 def test_theorem41_direct_route_by_hand_and_against_theory_bounds():
@@ -79,3 +79,13 @@ def test_eq6_direct_route_by_hand_and_against_table1():
     assert b13.loose_eq6_p(52.0, 3200, math.pi**2 / 3, 4.6e-3) == pytest.approx(1.1 * hand)
     with pytest.raises(KeyError):
         b13.direct_eq6(52.0, 3200, 4.6e-3, ("exp", 1.0))  # no hand value for another kernel
+
+
+def test_a_bound_that_is_not_finite_fails_the_claim_it_would_otherwise_pass():
+    """Lemma 2.4 with a NaN right-hand side at k = 5: lhs / rhs and the cross-check are NaN in the
+    cells, which must fail (a max() that skipped the NaN would have read the other k's ratios)."""
+    def nan_at_k5(tail_frobenius, k, spectral):
+        return math.nan if k == 5 else lemma24_bound(tail_frobenius, k, spectral)
+
+    verdict = run_claim("ghashami16.lemma24", keep=lambda c: c.seed == 0 and c.p["m"] == 32, bound=nan_at_k5)
+    assert verdict.status == "fails" and "NOT FINITE" in verdict.summary, verdict.summary

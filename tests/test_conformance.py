@@ -342,6 +342,16 @@ def test_a_frequent_directions_sketch_written_outside_gets_verdicts_and_a_broken
     assert "standard_err_bound" in bad["ghashami16.fd-bound"].summary
 
 
+def test_an_oja_written_outside_holds_the_streaming_rate_and_a_mini_batch_one_fails_on_its_chunking():
+    """ullah18.rate-oja feeds the stream in chunks of 256 and of 97 rows: Oja's rule taken sample
+    by sample (plain NumPy, its own step schedule) spans the same subspace either way and holds;
+    one step per chunk depends on the chunking, and the summary says so."""
+    good = check(ext.sequential_oja, claims=["ullah18.rate-oja"], profile="ci")["ullah18.rate-oja"]
+    assert good.status == "holds", good.summary
+    bad = check(ext.minibatch_oja, claims=["ullah18.rate-oja"], profile="ci")["ullah18.rate-oja"]
+    assert bad.status == "fails" and "violated: rechunked" in bad.summary, bad.summary
+
+
 def test_a_sketch_without_merge_is_na_on_fd_merge_with_the_reason():
     runs, skipped = plan([registry.get("ghashami16.fd-merge")],
                          [resolve("nomerge=tests.external_estimators:frequent_directions_without_merge")], "ci")

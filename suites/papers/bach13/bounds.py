@@ -83,8 +83,9 @@ def lemma_b1_experiment(cell, estimators) -> dict:
     draws, lam_max, R2 = lemma_b1_sample(cell, estimators[cell.method])
     bound = estimators["bound"](B1_T, cell.p["p"], B1_R, lam_max, R2)
     out = {"lam_max": lam_max, "R2": R2, "q95": float(np.quantile(draws, 0.95)),
-           "bound_formula": max(_relative(float(b), direct_lemma_b1(float(t), cell.p["p"], B1_R, lam_max, R2))
-                                for t, b in zip(B1_T, bound))}
+           "bound_formula": float(np.max([_relative(float(b), direct_lemma_b1(float(t), cell.p["p"], B1_R,
+                                                                               lam_max, R2))
+                                          for t, b in zip(B1_T, bound)]))}  # np.max: a NaN stays NaN
     for i, t in enumerate(B1_T):
         out[f"tail_{i}"] = float(np.mean(draws > t))
         out[f"bound_{i}"] = float(bound[i])

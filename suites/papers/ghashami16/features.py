@@ -21,6 +21,7 @@ from ...probes import last_chunk_misread, row_chunks
 from ...roles import Subject, build
 from ._common import _errors, _gram, _rn_data, crossed, single_threaded
 
+
 def _five_seeds(cell: Cell) -> bool:
     """rff-rate's and thm21's faults run on seeds 0-4, the ci count they were declared against:
     each fails by far more than the spread the claims' 20 seeds narrow."""
@@ -104,7 +105,7 @@ def lemma22_experiment(cell: Cell, estimators) -> dict:
     # the chunked path (one sketch per row chunk, merged in a tree) must keep the chain
     chunked = _lemma22_chain(fitted(estimators["chunks"](X, -(-cell.n // L22_CHUNKS))), X, p["ell"],
                              estimators["bound"])
-    out["chunked"] = max(chunked[c] for c in L22_CHECKS)
+    out["chunked"] = float(np.max([chunked[c] for c in L22_CHECKS]))  # np.max: a NaN stays NaN
     out.update(frob_over_2n=out.pop("fro") / (2 * cell.n), gap_over_n=out.pop("gap") / cell.n)
     return out
 

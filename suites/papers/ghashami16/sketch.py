@@ -81,7 +81,7 @@ def direct_fd_bound(tails, j: int) -> float:
     return float(best)
 
 
-def _fd_check(A, B, ell: int, j: int, delta=None, bound_fn=fd_bound, tails=None):
+def _fd_check(A, B, ell: int, j: int, delta, bound_fn, tails):
     """Deviations of the FD guarantees of a sketch B of A with ``ell`` rows, shrink
     index j and certified ``delta`` (None: not exposed), relative to ||A||_F^2
     (positive = violated): psd: -lambda_min(A^T A - B^T B); err_bound:
@@ -90,17 +90,17 @@ def _fd_check(A, B, ell: int, j: int, delta=None, bound_fn=fd_bound, tails=None)
     the same minimum (-inf where Delta is not exposed: the check does not apply); exact: the
     error where it must be 0 (n < ell or rank(A) < j); literal: the error against the
     paper's (ell - k) denominator (Lemma 2.1); formula: |that minimum - the one evaluated
-    directly from ``tails``| (:func:`direct_fd_tails`; -inf without them)."""
+    directly from ``tails`` (:func:`direct_fd_tails`)|."""
     fro = max(float(np.sum(A**2)), 1e-300)
     ev = np.linalg.eigvalsh(A.T @ A - B.T @ B)
     err = float(np.max(np.abs(ev)))
     s2 = np.linalg.svd(A, compute_uv=False) ** 2
-    bound = min(bound_fn(s2, j, k) for k in range(j))
+    bound = float(np.min([bound_fn(s2, j, k) for k in range(j)]))  # np.min: a NaN stays NaN
     rank = int((s2 > s2[0] * max(A.shape) * np.finfo(float).eps).sum()) if s2[0] > 0 else 0
     exact = err / fro if (A.shape[0] < ell or rank < j) else -np.inf
     literal = max(err - bound_fn(s2, ell, k) for k in range(ell)) / fro
     exposed = delta is not None
-    formula = abs(bound - direct_fd_bound(tails, j)) / fro if tails is not None else -np.inf
+    formula = abs(bound - direct_fd_bound(tails, j)) / fro
     return {"psd": float(-ev.min() / fro), "err_bound": (err - bound) / fro,
             "err_delta": (err - delta) / fro if exposed else -np.inf,
             "delta_bound": (delta - bound) / fro if exposed else -np.inf, "exact": exact, "literal": literal,
@@ -157,7 +157,7 @@ def fd_experiment(cell: Cell, estimators) -> dict:
     for slot, rule in (("fd", "standard"), ("fd-halving", "halving")):
         worst = _worst(_checked(cell, A, _sketched(cell, estimators[slot], A, ell, 4), ell, estimators["bound"], tails)
                        for ell in ells)
-        out["bound_formula"] = max(out["bound_formula"], worst.pop("formula"))
+        out["bound_formula"] = float(np.max([out["bound_formula"], worst.pop("formula")]))  # NaN stays NaN
         out.update({f"{rule}_{k}": v for k, v in worst.items() if rule == "halving" or k != "literal"})
     return out
 

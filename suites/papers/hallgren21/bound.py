@@ -121,8 +121,9 @@ def bound_experiment(cell: Cell, est) -> dict:
         b_d[r] = est["bound"](Kmm, n, d, 1.0, BOUND_ALPHA, "paper")
         c_d[r] = est["bound"](Kmm, n, d, 1.0, BOUND_ALPHA, "conservative")
         if r == 0:  # the bounds judged, against their direct evaluation on this subset
-            formula = max(float(np.max(np.abs(got - direct_theorem3(Kmm, n, d, BOUND_ALPHA, v)) / direct_theorem3(
-                Kmm, n, d, BOUND_ALPHA, v))) for got, v in ((b_d[r], "paper"), (c_d[r], "conservative")))
+            formula = float(np.max([np.abs(got - direct_theorem3(Kmm, n, d, BOUND_ALPHA, v))
+                                    / direct_theorem3(Kmm, n, d, BOUND_ALPHA, v)
+                                    for got, v in ((b_d[r], "paper"), (c_d[r], "conservative"))]))
         hs[r] = math.sqrt(hs_distance_sq(sum_K2, float((K[:, idx] ** 2).sum()), float((Kmm**2).sum()), n, m))
     # A Nyström difference of exactly 0 (a kernel of rank < m: the normalised degree-2
     # polynomial on magic's 10 columns spans 66 dimensions) gives infinite slack; when it

@@ -58,8 +58,8 @@ def cor61_experiment(cell: Cell, est) -> dict:
     err = np.abs(lam - lam_hat)
     # the bounds judged, against the printed statement evaluated here (B = 1, delta = ln(2 / (1 - alpha)))
     delta = math.log(2.0 / (1.0 - COR_ALPHA))
-    formula = max(abs(b["sup_eig"] / math.sqrt(2.0 * delta / cell.n) - 1.0),
-                  abs(b["sum_sq_eig"] * cell.n / (2.0 * delta) - 1.0))
+    formula = float(np.max([abs(b["sup_eig"] / math.sqrt(2.0 * delta / cell.n) - 1.0),
+                            abs(b["sum_sq_eig"] * cell.n / (2.0 * delta) - 1.0)]))
     return {"sup_err": float(err.max()), "sum_sq_err": float((err**2).sum()), "bound": b["sup_eig"],
             "covered": float(err.max() <= b["sup_eig"]), "covered_sq": float((err**2).sum() <= b["sum_sq_eig"]),
             "bound_formula": formula}

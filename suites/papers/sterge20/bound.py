@@ -52,7 +52,7 @@ def _bound_setting(n, model, estimators):
     b15 = estimators["eq15"](effective_dimension(lam, ts), lam_l, ts)
     b17 = estimators["eq17"](effective_dimension(lam, ts), lam_l, ts)
     d15, d17 = direct_theorem41(lam, BOUND_ELL, ts)
-    formula = max(float(np.max(np.abs(b15 - d15) / d15)), float(np.max(np.abs(b17 - d17) / d17)))
+    formula = float(np.max(np.concatenate([np.abs(b15 - d15) / d15, np.abs(b17 - d17) / d17])))
     t = float(ts[np.argmin(b15)])
     n_inf = float(max_effective_dimension(model.basis_weights, np.array([t]))[0])
     m = min(n, math.ceil(max(67.0, 5 * n_inf) * math.log(4 * kappa / (t * BOUND_DELTA))))

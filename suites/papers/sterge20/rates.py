@@ -129,7 +129,7 @@ def rate_experiment(cell: Cell, estimators) -> dict:
         s = cell.n ** -THETA
         approx = estimators["scores"](Phi, LINEAR, s, min(cell.n, p["m"]), cell.rng("pilot"))
         out.update(R_ekpca=R_e, ratio_ekpca=R / R_e,
-                   score_mass_log=abs(math.log(approx.sum() / exact_leverage_scores(Phi, LINEAR, s).sum())))
+                   score_mass_log=float(abs(np.log(approx.sum() / exact_leverage_scores(Phi, LINEAR, s).sum()))))
     return out
 
 
