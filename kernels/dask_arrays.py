@@ -36,9 +36,9 @@ active (the partial results travel between workers, only the root comes back), o
 Dask's threaded scheduler otherwise. The driver holds BLAS at one thread during the
 compute: the threaded scheduler runs one chunk per thread already, and the
 per-task BLAS limits of the sketches (:func:`~kernels.frequent_directions.blas_single_thread`)
-then stay at one thread whatever their interleaving. (Numba's parallel kernel blocks
-need a thread-safe threading layer, omp or tbb, under the threaded scheduler; Numba
-picks one when installed.)
+then stay at one thread whatever their interleaving. (Numba's parallel loops, the
+Laplacian block and the Fourier features, need a thread-safe threading layer, omp or
+tbb, under the threaded scheduler; Numba picks one when installed.)
 """
 
 from __future__ import annotations

@@ -70,10 +70,53 @@ def gram_accumulate(X, landmarks, kernel: Kernel, block_size=None):
     colsum = np.zeros(m)
     for sl in _blocks(X.shape[0], b):
         Kb = kernel.block(X[sl], L, validate=False)
-        Kbt = Kb.T
-        G += Kbt @ Kb
+        G += Kb.T @ Kb
         colsum += Kb.sum(axis=0)
+        del Kb  # else the next block is made while this one is alive: two blocks at the peak
     return G, colsum
+
+
+def whitened_gram(X, landmarks, kernel: Kernel, W, block_size=None):
+    """W^T K_mn K_nm W and the column sums K_mn 1 in one blocked pass, for an m x r W:
+
+    .. math::  M = \\sum_b (K_{b m} W)^T (K_{b m} W),\\qquad s = \\sum_b K_{b m}^T 1
+
+    2 n m r + n r^2 flops (a GEMM and an r x r SYRK per block) instead of the n m^2 of
+    :func:`gram_accumulate` followed by W^T G W: the Nyström M of Sterge et al. 2020,
+    eq. (8), when the whitening W is known before the pass and keeps r < m directions.
+    Memory O(m r + b m). X and the landmarks are trusted (validated by the caller)."""
+    M = np.zeros((W.shape[1], W.shape[1]))
+    colsum = np.zeros(landmarks.shape[0])
+    for sl in _blocks(X.shape[0], _check_block_size(block_size, landmarks.shape[0])):
+        Kb = kernel.block(X[sl], landmarks, validate=False)
+        F = Kb @ W
+        M += F.T @ F
+        colsum += Kb.sum(axis=0)
+        del Kb, F  # one block alive at a time (see gram_accumulate)
+    return M, colsum
+
+
+def centred_trace(X, kernel: Kernel, block_size=None) -> float:
+    """(1/n) tr(H K H) = mean_i k(x_i, x_i) - (1/n^2) 1^T K 1, H = I - 11^T / n: the centred
+    in-sample error at l = 0 (Hallgren 2021's Tr K' / n).
+
+    1^T K 1 is summed over the upper triangle of block rows only, by symmetry,
+
+    .. math::  1^T K 1 = \\sum_b \\bigl(1^T K_{bb} 1 + 2\\cdot 1^T K(X_b, X_{>b}) 1\\bigr),
+
+    n (n + b) / 2 kernel evaluations instead of n^2, in O(b n) memory; the O(n^2 d) step that
+    centring adds to a Nyström fit. For the linear kernel 1^T K 1 = ||X^T 1||^2, O(n d).
+    X is trusted (validated by the caller)."""
+    n = X.shape[0]
+    if getattr(kernel, "name", None) == "linear":
+        return float(np.einsum("ij,ij->", X, X) / n - np.sum(X.mean(axis=0) ** 2))
+    b = _check_block_size(block_size, n)
+    grand = 0.0
+    for sl in _blocks(n, b):
+        grand += float(kernel.block(X[sl], validate=False).sum())
+        if sl.stop < n:
+            grand += 2.0 * float(kernel.block(X[sl], X[sl.stop:], validate=False).sum())
+    return float(kernel.diag(X, validate=False).mean() - grand / n**2)
 
 
 def kernel_matmat(X, V, kernel: Kernel, Y=None, block_size=None) -> np.ndarray:

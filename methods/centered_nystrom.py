@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kpca_suite.kernels import Kernel, check_array, check_same_width, kernel_matmat
+from kpca_suite.kernels import Kernel, centred_trace, check_array, check_same_width
 
 from .base import check_choice
 from .landmarks import select_landmarks
@@ -93,13 +93,6 @@ def centred_cross(Knm: np.ndarray, terms: dict) -> np.ndarray:
 def sign_flips(W: np.ndarray) -> np.ndarray:
     """+-1 per column: -1 where (min + max) / 2 of the column is negative (the code's rule)."""
     return np.where((W.min(axis=0) + W.max(axis=0)) / 2 < 0, -1.0, 1.0)
-
-
-def centred_trace(X: np.ndarray, kernel: Kernel, block_size=None) -> float:
-    """(1/n) Tr(K') = mean k(x_i, x_i) - (1/n^2) 1^T K 1, one blocked O(n^2) pass."""
-    n = X.shape[0]
-    grand = kernel_matmat(X, np.ones(n), kernel, block_size=block_size).mean() / n
-    return float(kernel.diag(X, validate=False).mean() - grand)
 
 
 class CenteredNystromKPCA(NystromKPCA):

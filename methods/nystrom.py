@@ -28,7 +28,11 @@ A_2 A_2^T = A_1 A_1^T; not stated in the paper):
   LAPACK's generalized symmetric eigensolver, which returns A^T K_mm A = I.
 
 K_mn K_nm is accumulated blockwise (:func:`kernels.gram_accumulate`): memory
-O(m^2 + b m), never the n x m block; time O(n m d + n m^2 + m^3).
+O(m^2 + b m), never the n x m block; time O(n m d + n m^2 + m^3). When the "eigh"
+whitening keeps r <= 0.4 m directions (a Gaussian K_mm is often of low numerical rank),
+W is computed first and M = sum_b (K_bm W)^T (K_bm W) accumulated directly
+(:func:`kernels.whitened_gram`): O(n m r) instead of O(n m^2), the same M up to
+round-off (:meth:`NystromKPCA._low_rank_whitener`).
 
 Only the top k eigenpairs of M are solved for in ``fit`` (:func:`top_eigenpairs`);
 ``all_eigenvalues_`` (all r of them, for the in-sample error curve) is computed
@@ -51,7 +55,7 @@ import scipy.linalg as sla
 from scipy.linalg import lapack
 from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, eigsh
 
-from kpca_suite.kernels import Kernel, gram_accumulate, kernel_matmat
+from kpca_suite.kernels import Kernel, centred_trace, gram_accumulate, whitened_gram
 from kpca_suite.kernels.dask_arrays import add_terms, check_dask_array, gather_rows, is_dask_array, tree_reduce
 from kpca_suite.kernels.threads import blas_single_thread
 
@@ -180,16 +184,18 @@ class NystromKPCA(KPCABase):
         n = X.shape[0]
         idx = select_landmarks(self._strategy(), X, self.kernel, self.random_state, self.n_components)
         L = X[idx]
-        G, colsum = gram_accumulate(X, L, self.kernel, self.block_size)
-        self._fit_gram(G, colsum, n, idx, L)
-        diag_mean = float(self.kernel.diag(X, validate=False).mean())
+        W = self._low_rank_whitener(self.kernel.block(L, validate=False), L)
+        if W is None:  # K_mm is made again after the pass, so the pass's peak memory holds no m x m copy of it
+            G, colsum = gram_accumulate(X, L, self.kernel, self.block_size)
+            self._fit_gram(G, colsum, n, idx, L)
+        else:
+            M, colsum = whitened_gram(X, L, self.kernel, W, self.block_size)
+            self._fit_whitened(M, W, colsum, n, idx, L)
         if self.center:
-            # (1/n) tr(HKH) = mean diag - (1/n^2) 1^T K 1: one blocked pass, O(n^2 d), O(b n) memory.
-            grand = kernel_matmat(X, np.ones(n), self.kernel, block_size=self.block_size).mean() / n
-            self.trace_ = diag_mean - float(grand)
+            self.trace_ = centred_trace(X, self.kernel, self.block_size)
             self._score_offset_ = (colsum / n) @ self.coefficients_
         else:
-            self.trace_ = diag_mean
+            self.trace_ = float(self.kernel.diag(X, validate=False).mean())
         return self
 
     def _fit_chunked(self, X):
@@ -203,17 +209,56 @@ class NystromKPCA(KPCABase):
         self.trace_ = float(diag_sum) / n
         return self
 
+    def _low_rank_whitener(self, Kmm, landmarks):
+        """W (m x r) when the fit should whiten before its pass over X, else None.
+
+        When the "eigh" whitening keeps r < m directions, M = W^T K_mn K_nm W is
+        accumulated directly as sum_b (K_bm W)^T (K_bm W) (:func:`whitened_gram`): 2 n m r
+        + n r^2 flops instead of the n m^2 of K_mn K_nm, less whenever r <= 0.4 m
+        (2 r / m + (r / m)^2 < 1). A Gaussian K_mm is often of low numerical rank: m =
+        2050 landmarks on the line keep r = 82 (sterge20.cor43-gaussian at n = 37877,
+        where the pass was 4 s of a 5 s fit). Only for the default solve: a subclass that
+        overrides ``_eig`` gets K_mn K_nm / n as documented, and a well conditioned K_mm
+        (its Cholesky factor, r = m) takes the pass over K_mn K_nm."""
+        if (self.whitening != "eigh" or type(self)._eig is not NystromKPCA._eig
+                or self._explicit_features(landmarks)
+                or self._cholesky(Kmm, self.rcond * WELL_CONDITIONED) is not None):
+            return None
+        W = self._whitener(Kmm, landmarks)
+        return W if 5 * W.shape[1] <= 2 * Kmm.shape[0] else None
+
+    def _fit_whitened(self, M, W, colsum, n, idx, L):
+        """:meth:`_fit_gram` for M = W^T K_mn K_nm W already whitened (centred:
+        M - (W^T s)(W^T s)^T / n): the top k of (1/n) M, A = W U_k, M kept for
+        ``all_eigenvalues_``."""
+        if self.center:
+            t = W.T @ colsum
+            M -= np.outer(t, t) / n
+        self.effective_rank_ = W.shape[1]
+        k = self.n_components
+        check_components_rank(k, self.effective_rank_, "K_mm", len(idx), self.rcond)
+        for stale in ("_M_", "_all_eigenvalues_"):
+            vars(self).pop(stale, None)
+        Mn = (M + M.T) / (2 * n)
+        with blas_single_thread():
+            mu, U = top_eigenpairs(Mn, k)
+        self._M_ = Mn
+        self.landmark_indices_, self.basis_points_, self.n_samples_ = idx, L, n
+        self.eigenvalues_ = np.clip(mu, 0.0, None)
+        self.coefficients_ = W @ U
+
     def _fit_gram(self, G, colsum, n, idx, L):
         """Everything after the pass over X: from G = K_mn K_nm and s = K_mn 1 (centred:
         G - s s^T / n) to the eigenvalues and coefficients, for the landmarks ``idx`` / L."""
         if self.center:
             G -= np.outer(colsum, colsum) / n
+        G /= n  # in place: one m x m copy less at the fit's peak memory (perf.nystrom-kpca)
         Kmm = self.kernel.block(L, validate=False)
         k = self.n_components
         for stale in ("_M_", "_all_eigenvalues_"):
             vars(self).pop(stale, None)
         with blas_single_thread():
-            mu, A = self._eig(G / n, Kmm, L)
+            mu, A = self._eig(G, Kmm, L)
         check_components_rank(k, self.effective_rank_, "K_mm", len(idx), self.rcond)
         self.landmark_indices_ = idx
         self.basis_points_ = L

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from kpca_suite.kernels import Kernel, check_array, check_same_width, gram_accumulate
+from kpca_suite.kernels import Kernel, centred_trace, check_array, check_same_width, gram_accumulate
 
 from .base import KPCABase, check_components_rank
-from .centered_nystrom import centred_cross, centred_trace, centring_terms
+from .centered_nystrom import centred_cross, centring_terms
 from .landmarks import select_landmarks
 from .nystrom import DEFAULT_RCOND
 

@@ -273,3 +273,18 @@ def test_approximate_leverage_small_pilot_within_factor(seed):
     # and the estimate is deterministic given the seed
     assert_allclose(approximate_leverage_scores(X, kern, 1e-2, pilot_size=100, random_state=seed),
                     approx, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("name", ["gaussian", "laplacian", "polynomial", "linear"])
+def test_centred_trace_is_the_trace_of_the_doubly_centred_gram(name):
+    """centred_trace sums the upper triangle of block rows (and the linear kernel's
+    ||X^T 1||^2); against tr(H K H) / n from the whole matrix, with blocks that do not
+    divide n."""
+    from kpca_suite.kernels import centred_trace
+    X = np.random.default_rng(2).standard_normal((203, 4)) + 1.5
+    kern = Kernel(name, gamma=0.2)
+    K = kern.block(X)
+    H = np.eye(203) - 1.0 / 203
+    expected = np.trace(H @ K @ H) / 203
+    assert centred_trace(X, kern, block_size=50) == pytest.approx(expected, rel=1e-12)
+    assert centred_trace(X, kern) == pytest.approx(expected, rel=1e-12)

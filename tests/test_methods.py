@@ -442,3 +442,29 @@ def test_top_eigenpairs_survives_a_tight_cluster_of_equal_eigenvalues():
     np.testing.assert_allclose(mu, [5 / 7, 1 / 21, 1 / 21, 1 / 21], rtol=1e-12)
     np.testing.assert_allclose(U.T @ U, np.eye(4), atol=1e-12)
     np.testing.assert_allclose(M @ U, U * mu, atol=1e-12)
+
+
+class _GramRoute(NystromKPCA):
+    """Overrides ``_eig`` (unchanged), which keeps the fit on the K_mn K_nm route."""
+
+    def _eig(self, Gn, Kmm, landmarks):
+        return super()._eig(Gn, Kmm, landmarks)
+
+
+@pytest.mark.parametrize("center", [False, True])
+def test_low_rank_kmm_is_whitened_before_the_pass_with_the_same_fit(center):
+    """A Gaussian K_mm on the line has low numerical rank, so the fit accumulates
+    W^T K_mn K_nm W directly; eigenvalues, all_eigenvalues_, scores and trace_ equal the
+    K_mn K_nm route's to round-off (relative to the top eigenvalue), with and without
+    centring."""
+    X = np.random.default_rng(5).standard_normal((3000, 1))
+    kern = Kernel("gaussian", gamma=0.5)
+    fast = NystromKPCA(6, kern, landmarks=300, center=center, random_state=0).fit(X)
+    gram = _GramRoute(6, kern, landmarks=300, center=center, random_state=0).fit(X)
+    assert 5 * fast.effective_rank_ <= 2 * 300  # the whitened route was taken
+    top = gram.eigenvalues_[0]
+    assert_allclose(fast.eigenvalues_, gram.eigenvalues_, rtol=0, atol=1e-12 * top)
+    assert_allclose(fast.all_eigenvalues_, gram.all_eigenvalues_, rtol=0, atol=1e-10 * top)  # measured 8.9e-12
+    assert fast.trace_ == gram.trace_
+    Xt = X[:200]
+    assert_allclose(np.abs(fast.transform(Xt)), np.abs(gram.transform(Xt)), rtol=0, atol=1e-6)

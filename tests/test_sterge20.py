@@ -72,3 +72,13 @@ def test_als_short_budget_fault_draws_m_over_root_log_n_and_fails_by_the_level_o
     assert verdict.status == "fails", verdict.summary
     assert -0.05 <= m["poly_ratio_slope_ci_low"] and m["poly_ratio_slope_ci_high"] <= 0.05, verdict.summary
     assert m["poly_mean_ratio"] > s20_rates.ALS_LEVEL["poly"] and m["exp_mean_ratio"] > s20_rates.ALS_LEVEL["exp"], verdict.summary
+
+
+@pytest.mark.parametrize("n, J", [(40, 64), (300, 64)])
+def test_exact_score_mass_is_the_total_of_the_exact_scores(n, J):
+    """The eigenvalue route of sterge20.als's exact total against the per-point scores, on
+    both sides of n = J (the smaller Gram is used)."""
+    from kpca_suite.kernels import exact_leverage_scores
+    Phi = np.random.default_rng(3).standard_normal((n, J)) / np.arange(1, J + 1)
+    s = n ** -0.5
+    assert s20_rates.exact_score_mass(Phi, s) == pytest.approx(exact_leverage_scores(Phi, Kernel("linear"), s).sum(), rel=1e-12)

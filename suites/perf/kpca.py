@@ -33,16 +33,30 @@ def _exact_sklearn(solver):
     return make
 
 
+def _exact_floor(X, d, k, **_):
+    """What any top-k exact KPCA must do: form K (one GEMM and exp) and run ARPACK on it,
+    with nothing else (no validation, no centring check, no copy)."""
+    from scipy.sparse.linalg import eigsh
+
+    from kpca_suite.kernels import Kernel
+    kern = Kernel("gaussian", gamma=gamma_for(d))
+    v0 = np.random.default_rng(0).uniform(-1.0, 1.0, X.shape[0])
+    return lambda: eigsh(kern.block(X, validate=False), k=k, which="LA", v0=v0)
+
+
 EXACT_KPCA = PerfClaim(
     id="perf.exact-kpca",
     goal="top-k exact kernel PCA (Gaussian, d = 10, k = 10; n = 5000 and 20000 at the full profile) faster than "
          "scikit-learn's KernelPCA with the arpack and with the randomized eigensolver (ratio >= 1 for both; "
-         "KernelPCA centres the Gram matrix, ours is uncentred by default)",
+         "KernelPCA centres the Gram matrix, ours is uncentred by default); within 1.2x of the floor, K formed "
+         "and ARPACK on it with nothing else",
     data=_exact_data,
     contenders={"ours": _exact_ours, "sklearn KernelPCA arpack": _exact_sklearn("arpack"),
-                "sklearn KernelPCA randomized": _exact_sklearn("randomized")},
+                "sklearn KernelPCA randomized": _exact_sklearn("randomized"),
+                "floor: K + ARPACK": _exact_floor},
     reference="ours",
-    goals={"sklearn KernelPCA arpack": Goal(lo=1.0), "sklearn KernelPCA randomized": Goal(lo=1.0)},
+    goals={"sklearn KernelPCA arpack": Goal(lo=1.0), "sklearn KernelPCA randomized": Goal(lo=1.0),
+           "floor: K + ARPACK": Goal(lo=1 / 1.2)},
     sizes={
         "ci": (dict(n=300, d=10, k=10),),
         "quick": (dict(n=800, d=10, k=10),),
@@ -150,12 +164,14 @@ NYSTROM_KPCA = PerfClaim(
     goal="uncentred Gaussian Nystrom KPCA fit (d = 10, k = 10; m = 1000 at the full profile): >= 4x faster than "
          "scikit-learn Nystroem + PCA (ratio >= 4, e.g. at n = 200000), >= 20x faster than the nystrompca "
          "package; time slope in n 0.9-1.1 over n = 25000..400000; peak memory <= 2 x 8(m^2 + b m) "
-         "(the n x m block is never held); the floor is the exact Gram's pass alone (kernel blocks + SYRK)",
+         "(the n x m block is never held); within 1.2x of the floor, the exact Gram's pass alone (kernel blocks + "
+         "SYRK)",
     data=_nys_data,
     contenders={"ours": _nys_ours, "sklearn Nystroem + PCA": _nys_sklearn, "nystrompca": _nys_peer,
                 "floor: kernel blocks + SYRK": _nys_floor},
     reference="ours",
-    goals={"sklearn Nystroem + PCA": Goal(lo=4.0), "nystrompca": Goal(lo=20.0)},
+    goals={"sklearn Nystroem + PCA": Goal(lo=4.0), "nystrompca": Goal(lo=20.0),
+           "floor: kernel blocks + SYRK": Goal(lo=1 / 1.2)},
     sizes={
         "ci": (dict(n=600, m=30, d=10, k=5),),
         "quick": (dict(n=2000, m=200, d=10, k=10), dict(n=8000, m=200, d=10, k=10)),
