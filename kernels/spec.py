@@ -109,7 +109,7 @@ class Kernel:
         x_sq = _jit.row_sq_norms(X)
         y_sq = x_sq if Y is X else _jit.row_sq_norms(Y)
         if self.name == "gaussian":
-            return np.exp(_jit.neg_scaled_sq_dist_from_gram(G, x_sq, y_sq, self.gamma),
+            return np.exp(_jit.neg_scaled_sq_dist_from_gram(G, x_sq, y_sq, G.dtype.type(self.gamma)),
                           out=G if out is None else out)
         return _jit.cauchy_from_gram(G, x_sq, y_sq, self.gamma)
 
