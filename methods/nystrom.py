@@ -32,7 +32,7 @@ O(m^2 + b m), never the n x m block; time O(n m d + n m^2 + m^3). When the "eigh
 whitening keeps r <= 0.4 m directions (a Gaussian K_mm is often of low numerical rank),
 W is computed first and M = sum_b (K_bm W)^T (K_bm W) accumulated directly
 (:func:`kernels.whitened_gram`): O(n m r) instead of O(n m^2), the same M up to
-round-off (:meth:`NystromKPCA._low_rank_whitener`).
+round-off (:meth:`NystromKPCA._eigh_whitener`).
 
 Only the top k eigenpairs of M are solved for in ``fit`` (:func:`top_eigenpairs`);
 ``all_eigenvalues_`` (all r of them, for the in-sample error curve) is computed
@@ -184,13 +184,18 @@ class NystromKPCA(KPCABase):
         n = X.shape[0]
         idx = select_landmarks(self._strategy(), X, self.kernel, self.random_state, self.n_components)
         L = X[idx]
-        W = self._low_rank_whitener(self.kernel.block(L, validate=False), L)
+        W = self._eigh_whitener(self.kernel.block(L, validate=False), L)
         if W is None:  # K_mm is made again after the pass, so the pass's peak memory holds no m x m copy of it
             G, colsum = gram_accumulate(X, L, self.kernel, self.block_size)
             self._fit_gram(G, colsum, n, idx, L)
-        else:
+        elif 5 * W.shape[1] <= 2 * W.shape[0]:  # r <= 0.4 m: 2 n m r + n r^2 flops beat the n m^2 of K_mn K_nm
             M, colsum = whitened_gram(X, L, self.kernel, W, self.block_size)
+            M /= n
             self._fit_whitened(M, W, colsum, n, idx, L)
+        else:
+            G, colsum = gram_accumulate(X, L, self.kernel, self.block_size)
+            G /= n
+            self._fit_whitened(W.T @ G @ W, W, colsum, n, idx, L)
         if self.center:
             self.trace_ = centred_trace(X, self.kernel, self.block_size)
             self._score_offset_ = (colsum / n) @ self.coefficients_
@@ -209,37 +214,35 @@ class NystromKPCA(KPCABase):
         self.trace_ = float(diag_sum) / n
         return self
 
-    def _low_rank_whitener(self, Kmm, landmarks):
-        """W (m x r) when the fit should whiten before its pass over X, else None.
+    def _eigh_whitener(self, Kmm, landmarks):
+        """W (m x r) from :meth:`_whitener` when the default solve whitens by eigh (K_mm not
+        well conditioned enough for its Cholesky factor), computed before the pass over X;
+        else None, and the pass forms K_mn K_nm for :meth:`_eig`.
 
-        When the "eigh" whitening keeps r < m directions, M = W^T K_mn K_nm W is
-        accumulated directly as sum_b (K_bm W)^T (K_bm W) (:func:`whitened_gram`): 2 n m r
-        + n r^2 flops instead of the n m^2 of K_mn K_nm, less whenever r <= 0.4 m
-        (2 r / m + (r / m)^2 < 1). A Gaussian K_mm is often of low numerical rank: m =
-        2050 landmarks on the line keep r = 82 (sterge20.cor43-gaussian at n = 37877,
-        where the pass was 4 s of a 5 s fit). Only for the default solve: a subclass that
-        overrides ``_eig`` gets K_mn K_nm / n as documented, and a well conditioned K_mm
-        (its Cholesky factor, r = m) takes the pass over K_mn K_nm."""
+        With W known first, ``fit`` accumulates M = W^T K_mn K_nm W directly as
+        sum_b (K_bm W)^T (K_bm W) (:func:`whitened_gram`) when r <= 0.4 m: 2 n m r + n r^2
+        flops instead of the n m^2 of K_mn K_nm (2 r / m + (r / m)^2 < 1). A Gaussian K_mm
+        is often of low numerical rank: sterge20.cor43-gaussian's m = 2052 landmarks on the
+        line at n = 37877 keep r = 34, and the pass was 4 s of a 5 s fit. A subclass that
+        overrides ``_eig`` gets K_mn K_nm / n as documented."""
         if (self.whitening != "eigh" or type(self)._eig is not NystromKPCA._eig
                 or self._explicit_features(landmarks)
                 or self._cholesky(Kmm, self.rcond * WELL_CONDITIONED) is not None):
             return None
-        W = self._whitener(Kmm, landmarks)
-        return W if 5 * W.shape[1] <= 2 * Kmm.shape[0] else None
+        return self._whitener(Kmm, landmarks)
 
-    def _fit_whitened(self, M, W, colsum, n, idx, L):
-        """:meth:`_fit_gram` for M = W^T K_mn K_nm W already whitened (centred:
-        M - (W^T s)(W^T s)^T / n): the top k of (1/n) M, A = W U_k, M kept for
-        ``all_eigenvalues_``."""
+    def _fit_whitened(self, Mn, W, colsum, n, idx, L):
+        """:meth:`_fit_gram` for Mn = W^T K_mn K_nm W / n already whitened (centred:
+        Mn - (W^T s)(W^T s)^T / n^2): its top k, A = W U_k, Mn kept for ``all_eigenvalues_``."""
         if self.center:
             t = W.T @ colsum
-            M -= np.outer(t, t) / n
+            Mn -= np.outer(t, t) / n**2
         self.effective_rank_ = W.shape[1]
         k = self.n_components
         check_components_rank(k, self.effective_rank_, "K_mm", len(idx), self.rcond)
         for stale in ("_M_", "_all_eigenvalues_"):
             vars(self).pop(stale, None)
-        Mn = (M + M.T) / (2 * n)
+        Mn = (Mn + Mn.T) / 2
         with blas_single_thread():
             mu, U = top_eigenpairs(Mn, k)
         self._M_ = Mn

@@ -452,19 +452,23 @@ class _GramRoute(NystromKPCA):
 
 
 @pytest.mark.parametrize("center", [False, True])
-def test_low_rank_kmm_is_whitened_before_the_pass_with_the_same_fit(center):
-    """A Gaussian K_mm on the line has low numerical rank, so the fit accumulates
-    W^T K_mn K_nm W directly; eigenvalues, all_eigenvalues_, scores and trace_ equal the
-    K_mn K_nm route's to round-off (relative to the top eigenvalue), with and without
-    centring."""
-    X = np.random.default_rng(5).standard_normal((3000, 1))
-    kern = Kernel("gaussian", gamma=0.5)
-    fast = NystromKPCA(6, kern, landmarks=300, center=center, random_state=0).fit(X)
-    gram = _GramRoute(6, kern, landmarks=300, center=center, random_state=0).fit(X)
-    assert 5 * fast.effective_rank_ <= 2 * 300  # the whitened route was taken
+@pytest.mark.parametrize("d, gamma, m, low_rank", [(1, 0.5, 300, True), (2, 1.0, 80, False)])
+def test_an_ill_conditioned_kmm_is_whitened_before_the_solve_with_the_same_fit(center, d, gamma, m, low_rank):
+    """An ill-conditioned Gaussian K_mm is whitened by eigh before the pass: on the line it
+    keeps r <= 0.4 m directions and the fit accumulates W^T K_mn K_nm W directly; in the
+    plane r = 0.86 m and it forms K_mn K_nm, then W^T K_mn K_nm W. Eigenvalues,
+    all_eigenvalues_, scores and trace_ equal the route through ``_eig``'s to round-off
+    (relative to the top eigenvalue), with and without centring."""
+    X = np.random.default_rng(5).standard_normal((3000, d))
+    kern = Kernel("gaussian", gamma=gamma)
+    fast = NystromKPCA(6, kern, landmarks=m, center=center, random_state=0).fit(X)
+    gram = _GramRoute(6, kern, landmarks=m, center=center, random_state=0).fit(X)
+    assert (5 * fast.effective_rank_ <= 2 * m) == low_rank
     top = gram.eigenvalues_[0]
     assert_allclose(fast.eigenvalues_, gram.eigenvalues_, rtol=0, atol=1e-12 * top)
-    assert_allclose(fast.all_eigenvalues_, gram.all_eigenvalues_, rtol=0, atol=1e-10 * top)  # measured 8.9e-12
+    # the smallest kept eigenvalues carry W's amplification of round-off: absolute differences of 8.9e-12
+    # (line) and 3.0e-11 (plane, top eigenvalue 0.245) measured
+    assert_allclose(fast.all_eigenvalues_, gram.all_eigenvalues_, rtol=0, atol=1e-9 * top)
     assert fast.trace_ == gram.trace_
     Xt = X[:200]
     assert_allclose(np.abs(fast.transform(Xt)), np.abs(gram.transform(Xt)), rtol=0, atol=1e-6)

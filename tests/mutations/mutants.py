@@ -51,14 +51,10 @@ MUTANTS = (
     ),
     Mutant(
         "gaussian-distance-factor", "kernels/_jit.py",
-        "            d2 = xi + y_sq[j] - 2.0 * G[i, j]\n"
-        "            if d2 < 0.0:\n"
-        "                d2 = 0.0\n"
-        "            G[i, j] = -gamma * d2",
+        "            d2 = xi + y_sq[j] - (G[i, j] + G[i, j])\n"
+        "            G[i, j] = -gamma * max(d2, zero)",
         "            d2 = xi + y_sq[j] - G[i, j]\n"
-        "            if d2 < 0.0:\n"
-        "                d2 = 0.0\n"
-        "            G[i, j] = -gamma * d2",
+        "            G[i, j] = -gamma * max(d2, zero)",
         "The factor 2 of -2 x^T y forgotten in the expansion of ||x - y||^2 for the Gaussian block, so every "
         "Gaussian kernel matrix is wrong (it is still symmetric with a unit diagonal-ish look).",
         ("tests/test_kernels.py",),
@@ -158,10 +154,10 @@ MUTANTS = (
     ),
     Mutant(
         "nystrom-whitened-centring-factor", "methods/nystrom.py",
-        "            M -= np.outer(t, t) / n\n",
-        "            M -= np.outer(t, t) / n**2\n",
-        "The same centring slip on the whitened route (a low-rank K_mm, whitened before the pass): "
-        "(W^T s)(W^T s)^T / n^2 subtracted instead of / n.",
+        "            Mn -= np.outer(t, t) / n**2\n",
+        "            Mn -= np.outer(t, t) / n**3\n",
+        "The same centring slip on the whitened route (an ill-conditioned K_mm, whitened before the pass): "
+        "(W^T s)(W^T s)^T / n^3 subtracted from M / n instead of / n^2.",
         ("tests/test_methods.py",),
         ("sterge20.cor43-gaussian-centred",),
     ),
