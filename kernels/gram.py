@@ -33,8 +33,8 @@ def _check_block_size(block_size, m):
     return check_positive(block_size, "block_size", integer=True)
 
 
-def gram_accumulate(X, landmarks, kernel: Kernel, block_size=None):
-    """K_mn K_nm and the column sums of K_nm in one blocked pass.
+def gram_accumulate(X, landmarks, kernel: Kernel, block_size=None, right=None):
+    """K_mn K_nm (or W^T K_mn K_nm W) and the column sums of K_nm in one blocked pass.
 
     .. math::  G = \\sum_b K_{b m}^T K_{b m},\\qquad s = \\sum_b 1^T K_{b m}
 
@@ -50,9 +50,14 @@ def gram_accumulate(X, landmarks, kernel: Kernel, block_size=None):
     feature maps) the same product is K_mn K_nm = L (X^T X) L^T and
     K_mn 1 = L (X^T 1): O(n d^2 + m^2 d) time, O(d^2 + b d) memory, exact.
 
+    With ``right`` = W (m x r), G = W^T K_mn K_nm W = sum_b (K_bm W)^T (K_bm W): a GEMM
+    and an r x r SYRK per block, 2 n m r + n r^2 flops instead of n m^2, memory
+    O(m r + b m): the whitened M of Nyström KPCA when W is known before the pass
+    (:meth:`methods.NystromKPCA._eigh_whitener`).
+
     Returns
     -------
-    G : (m, m) ndarray, K_mn K_nm.
+    G : (m, m) ndarray, K_mn K_nm; (r, r), W^T K_mn K_nm W, with ``right``.
     colsum : (m,) ndarray, K_mn 1_n.
     """
     X = check_array(X, "X")
@@ -65,35 +70,17 @@ def gram_accumulate(X, landmarks, kernel: Kernel, block_size=None):
         for sl in _blocks(X.shape[0], b):
             Xb = X[sl]
             S += Xb.T @ Xb
-        return L @ S @ L.T, L @ X.sum(axis=0)
-    G = np.zeros((m, m))
+        G = L @ S @ L.T
+        return (G if right is None else right.T @ G @ right), L @ X.sum(axis=0)
+    G = np.zeros((m, m) if right is None else (right.shape[1],) * 2)
     colsum = np.zeros(m)
     for sl in _blocks(X.shape[0], b):
         Kb = kernel.block(X[sl], L, validate=False)
-        G += Kb.T @ Kb
+        F = Kb if right is None else Kb @ right
+        G += F.T @ F
         colsum += Kb.sum(axis=0)
-        del Kb  # else the next block is made while this one is alive: two blocks at the peak
+        del Kb, F  # else the next block is made while this one is alive: two blocks at the peak
     return G, colsum
-
-
-def whitened_gram(X, landmarks, kernel: Kernel, W, block_size=None):
-    """W^T K_mn K_nm W and the column sums K_mn 1 in one blocked pass, for an m x r W:
-
-    .. math::  M = \\sum_b (K_{b m} W)^T (K_{b m} W),\\qquad s = \\sum_b K_{b m}^T 1
-
-    2 n m r + n r^2 flops (a GEMM and an r x r SYRK per block) instead of the n m^2 of
-    :func:`gram_accumulate` followed by W^T G W: the Nyström M of Sterge et al. 2020,
-    eq. (8), when the whitening W is known before the pass and keeps r < m directions.
-    Memory O(m r + b m). X and the landmarks are trusted (validated by the caller)."""
-    M = np.zeros((W.shape[1], W.shape[1]))
-    colsum = np.zeros(landmarks.shape[0])
-    for sl in _blocks(X.shape[0], _check_block_size(block_size, landmarks.shape[0])):
-        Kb = kernel.block(X[sl], landmarks, validate=False)
-        F = Kb @ W
-        M += F.T @ F
-        colsum += Kb.sum(axis=0)
-        del Kb, F  # one block alive at a time (see gram_accumulate)
-    return M, colsum
 
 
 def centred_trace(X, kernel: Kernel, block_size=None) -> float:

@@ -31,7 +31,7 @@ K_mn K_nm is accumulated blockwise (:func:`kernels.gram_accumulate`): memory
 O(m^2 + b m), never the n x m block; time O(n m d + n m^2 + m^3). When the "eigh"
 whitening keeps r <= 0.4 m directions (a Gaussian K_mm is often of low numerical rank),
 W is computed first and M = sum_b (K_bm W)^T (K_bm W) accumulated directly
-(:func:`kernels.whitened_gram`): O(n m r) instead of O(n m^2), the same M up to
+(:func:`kernels.gram_accumulate` with ``right=W``): O(n m r) instead of O(n m^2), the same M up to
 round-off (:meth:`NystromKPCA._eigh_whitener`).
 
 Only the top k eigenpairs of M are solved for in ``fit`` (:func:`top_eigenpairs`);
@@ -55,7 +55,7 @@ import scipy.linalg as sla
 from scipy.linalg import lapack
 from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, eigsh
 
-from kpca_suite.kernels import Kernel, centred_trace, gram_accumulate, whitened_gram
+from kpca_suite.kernels import Kernel, centred_trace, gram_accumulate
 from kpca_suite.kernels.dask_arrays import add_terms, check_dask_array, gather_rows, is_dask_array, tree_reduce
 from kpca_suite.kernels.threads import blas_single_thread
 
@@ -189,7 +189,7 @@ class NystromKPCA(KPCABase):
             G, colsum = gram_accumulate(X, L, self.kernel, self.block_size)
             self._fit_gram(G, colsum, n, idx, L)
         elif 5 * W.shape[1] <= 2 * W.shape[0]:  # r <= 0.4 m: 2 n m r + n r^2 flops beat the n m^2 of K_mn K_nm
-            M, colsum = whitened_gram(X, L, self.kernel, W, self.block_size)
+            M, colsum = gram_accumulate(X, L, self.kernel, self.block_size, right=W)
             M /= n
             self._fit_whitened(M, W, colsum, n, idx, L)
         else:
@@ -220,7 +220,7 @@ class NystromKPCA(KPCABase):
         else None, and the pass forms K_mn K_nm for :meth:`_eig`.
 
         With W known first, ``fit`` accumulates M = W^T K_mn K_nm W directly as
-        sum_b (K_bm W)^T (K_bm W) (:func:`whitened_gram`) when r <= 0.4 m: 2 n m r + n r^2
+        sum_b (K_bm W)^T (K_bm W) (:func:`kernels.gram_accumulate`) when r <= 0.4 m: 2 n m r + n r^2
         flops instead of the n m^2 of K_mn K_nm (2 r / m + (r / m)^2 < 1). A Gaussian K_mm
         is often of low numerical rank: sterge20.cor43-gaussian's m = 2052 landmarks on the
         line at n = 37877 keep r = 34, and the pass was 4 s of a 5 s fit. A subclass that
