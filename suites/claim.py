@@ -140,12 +140,13 @@ class Cell:
 
 @dataclass
 class Result:
-    """A finished cell: its metrics, wall time (s) and peak traced memory (bytes)."""
+    """A finished cell: its metrics, wall time (s) and peak traced memory (bytes; None
+    when the run did not trace memory, :func:`suites.runner.execute_cell`)."""
 
     cell: Cell
     metrics: dict
     wall_time: float = float("nan")
-    peak_mem: int = 0
+    peak_mem: Optional[int] = None
 
 
 FIT_KINDS = ("rate", "bound", "measured")

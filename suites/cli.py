@@ -12,6 +12,7 @@ traceback, and never touch an existing store.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -192,7 +193,7 @@ def cmd_run(args) -> int:
             _set_aside(store, claims, args.profile, options, args.fresh)
             try:
                 ev = evaluate(claims, args.profile, store, executor, jobs=args.jobs, options=options,
-                              progress=not args.no_progress)
+                              progress=not args.no_progress, trace_memory=args.trace_memory)
             except UndeclaredMetric as e:  # a claim's declaration is wrong: no verdict can be given
                 raise UsageError(str(e)) from None
             except StoreError as e:  # a read-only file, a full disk: what was stored stays
@@ -434,8 +435,8 @@ def cmd_conformance(args) -> int:
 
 def _plan_timings(dirs, known):
     """Timings of the stores in ``dirs`` (``[(option, DIR)]``, the first holding a
-    cell wins), stale keys per claim, and a line per store; each store is opened
-    through its own validation and only read."""
+    cell wins, and gets its peak from the first that traced it), stale keys per claim,
+    and a line per store; each store is opened through its own validation and only read."""
     from .plan import read_timings
     from .store import ResultStore, StoreError
     timings, stale, sources = {}, {}, []
@@ -446,7 +447,9 @@ def _plan_timings(dirs, known):
         except StoreError as e:
             raise UsageError(f"{option} {d}: {e}") from None
         for key, t in found.items():
-            timings.setdefault(key, t)
+            have = timings.setdefault(key, t)
+            if not have.peak and t.peak:
+                timings[key] = dataclasses.replace(have, peak=t.peak)
         for claim, keys in old.items():
             stale.setdefault(claim, set()).update(keys)
         sources.append(f"{d} ({len(found)} cells)")
@@ -473,15 +476,15 @@ def cmd_plan(args) -> int:
     extra = [("--calibration", calibration)] if (calibration / STORE_NAME).exists() and \
         calibration.resolve() not in given else []
     timings, stale, sources = _plan_timings(stores + extra, known)
-    timed = {t.cell.claim for t in timings.values()}
-    missing = [c for c in claims if c.id not in timed]
+    traced = {t.cell.claim for t in timings.values() if t.peak}  # a run without --trace-memory has no peaks
+    missing = [c for c in claims if c.id not in traced]
     if missing and not args.no_calibrate:
         if calibration.resolve() in given:
             raise UsageError(f"--calibration {calibration} is also a --store, which plan never writes; "
                              "give another --calibration directory (or --no-calibrate)")
         store = _open_store(calibration, create=True)
         try:
-            print(f"kpca-suite: calibrating {len(missing)} claim(s) without timings "
+            print(f"kpca-suite: calibrating {len(missing)} claim(s) without traced timings "
                   f"({', '.join(c.id for c in missing)}): their ci cells into {store.path}", file=sys.stderr)
             try:
                 sweep = plan.calibrate(missing, store, jobs=args.jobs, progress=not args.no_progress)
@@ -577,6 +580,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fresh", action="store_true",
                    help="recompute the selected claims' cells even if stored (the old ones are set aside in "
                         "the store, not deleted)")
+    p.add_argument("--trace-memory", action="store_true",
+                   help="record each cell's peak traced memory (tracemalloc) for `kpca-suite plan`; slows "
+                        "Python-heavy cells (up to 3.4x measured) and so their recorded wall time")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--scheduler", metavar="ADDRESS", help="run the cells on a Dask distributed scheduler")
     g.add_argument("--cluster", choices=["local"], help="run the cells on a local Dask cluster")
@@ -607,8 +613,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "cell of a profile, and its wall time on W workers: measured cells from "
                                    "the --store directories (only read), the others from a cost model fitted "
                                    "on them in n and the size parameters (suites/plan.py). A claim with no "
-                                   "timings is calibrated first by running its ci cells (--no-calibrate: "
-                                   "it is reported without timings).")
+                                   "timings, or none with traced memory (`run --trace-memory`), is calibrated "
+                                   "first by running its ci cells with their memory traced (--no-calibrate: "
+                                   "it is reported without them).")
     p.add_argument("names", nargs="*", metavar="CLAIM-or-PAPER", help="restrict to these claims or papers")
     p.add_argument("--profile", choices=PROFILES, default="quick", help="the profile to plan (default: quick)")
     p.add_argument("--store", action="append", default=[], metavar="DIR",

@@ -85,7 +85,7 @@ def judge_claim(claim, results: list, wanted: Optional[set], profile: str, defec
 
 def evaluate(claims, profile: str, store=None, executor=None, *, jobs: Optional[int] = None,
              options: Optional[dict] = None, progress: bool = False, run: bool = True,
-             keep=None) -> Evaluation:
+             keep=None, trace_memory: bool = False) -> Evaluation:
     """Run (unless ``run`` is false) and judge ``claims`` at ``profile``.
 
     Parameters
@@ -96,7 +96,7 @@ def evaluate(claims, profile: str, store=None, executor=None, *, jobs: Optional[
         Finished cells are skipped and new ones appended; default an in-memory store.
     executor : concurrent.futures.Executor, optional
         Default: serial when ``jobs == 1``, else a local process pool.
-    jobs, options, progress
+    jobs, options, progress, trace_memory
         As for :func:`runner.run_sweep`.
     run : bool
         False judges what the store holds, without running a cell (``report``).
@@ -109,7 +109,7 @@ def evaluate(claims, profile: str, store=None, executor=None, *, jobs: Optional[
     out = Evaluation()
     if run:
         sweep = run_sweep(claims, profile, store, options=options, executor=executor, jobs=jobs,
-                          progress=progress, keep=keep)
+                          progress=progress, keep=keep, trace_memory=trace_memory)
         out.cell_errors = list(sweep.errors)
         out.defects = list(sweep.defects)
         out.errors += [str(e) for e in sweep.errors]

@@ -9,8 +9,10 @@ wall time of the whole profile on W workers.
 The estimate of one cell
 ------------------------
 1. **Measured**: a results store holds the cell (the same ``Cell.key()``): its
-   recorded wall time and peak, from the first store that holds it (the
-   ``--store`` directories in the order given, then the calibration store). A
+   recorded wall time, from the first store that holds it (the ``--store``
+   directories in the order given, then the calibration store), and its peak from
+   the first of them that traced it (``kpca-suite run --trace-memory``; the
+   calibration traces every cell; an untraced cell's peak is fitted). A
    stored cell counts only while its claim still makes it (its key is in the
    claim's ci, quick or full sweep): a cell of an older sweep ran older code and
    is ignored, and the plan says how many were.
@@ -98,11 +100,12 @@ QUANTITIES = ("seconds", "peak")
 
 @dataclass(frozen=True)
 class Timing:
-    """A measured cell: wall seconds and peak traced bytes."""
+    """A measured cell: wall seconds and peak traced bytes (None: not traced,
+    ``kpca-suite run`` without ``--trace-memory``)."""
 
     cell: Cell
     seconds: float
-    peak: int
+    peak: Optional[int]
 
 
 def sizes(cell: Cell) -> dict:
@@ -137,8 +140,8 @@ def points(timings, quantity: str) -> list:
     the cells with a finite positive ``quantity``."""
     bins = defaultdict(list)
     for t in timings:
-        y = float(getattr(t, quantity))
-        if math.isfinite(y) and y > 0:
+        y = getattr(t, quantity)
+        if y is not None and math.isfinite(y) and y > 0:
             bins[(t.cell.claim, t.cell.method), tuple(sorted(sizes(t.cell).items()))].append(y)
     return [Point(g, s, float(np.median(v)), len(v)) for (g, s), v in bins.items()]
 
@@ -450,7 +453,7 @@ def claim_plan(claim_id: str, cells, timings: dict, model: CostModel, ignored: i
         return plan
     todo = defaultdict(list)
     for c, h in zip(cells, hits):
-        if h is None:
+        if h is None or not h.peak:
             todo[c.method].append(c)
     for method, mine in todo.items():
         base = [t for t in measured if t.cell.method == method]
@@ -461,7 +464,7 @@ def claim_plan(claim_id: str, cells, timings: dict, model: CostModel, ignored: i
         plan.notes.extend(n for n in _size_notes(laws, mine, base or measured) if n not in plan.notes)
     plan.notes.extend(_category_notes([c for c, h in zip(cells, hits) if h is None], measured))
     plan.seconds = [h.seconds if h else plan.laws[c.method]["seconds"](c) for c, h in zip(cells, hits)]
-    peak = [float(h.peak) if h else _apply(plan.laws[c.method]["peak"], c) for c, h in zip(cells, hits)]
+    peak = [float(h.peak) if h and h.peak else _apply(plan.laws[c.method]["peak"], c) for c, h in zip(cells, hits)]
     plan.peaks = [p for p in peak if p is not None]
     return plan
 
@@ -504,15 +507,15 @@ def read_timings(store, known: dict) -> tuple:
             if key not in known[claim]:
                 stale[claim].add(key)
             elif math.isfinite(r.wall_time):
-                out[key] = Timing(r.cell, float(r.wall_time), int(r.peak_mem or 0))
+                out[key] = Timing(r.cell, float(r.wall_time), r.peak_mem)
     return out, dict(stale)
 
 
 def calibrate(claims, store, jobs: Optional[int] = None, progress: bool = True):
-    """Run the ci-profile cells of ``claims`` into ``store`` (resuming: cells
-    already there are skipped) and return the :class:`~suites.runner.Sweep`."""
+    """Run the ci-profile cells of ``claims`` into ``store`` with their memory traced
+    (resuming: cells already there are skipped) and return the :class:`~suites.runner.Sweep`."""
     from .runner import run_sweep
-    return run_sweep(claims, "ci", store, jobs=jobs, progress=progress)
+    return run_sweep(claims, "ci", store, jobs=jobs, progress=progress, trace_memory=True)
 
 
 # ---------------------------------------------------------------------- text

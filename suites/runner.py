@@ -178,37 +178,43 @@ def check_declared(claim, result: Result) -> None:
                                "stops here: correct the experiment or the claim's metrics")
 
 
-def execute_cell(cell: Cell, run_cell: Optional[Callable] = None) -> Result:
+def execute_cell(cell: Cell, run_cell: Optional[Callable] = None, trace_memory: bool = False) -> Result:
     """Run one cell: ``run_cell(cell)`` (by default the registered claim's)
     with BLAS at :data:`CELL_BLAS_THREADS` threads, timed with
-    :func:`time.perf_counter` and with its peak traced memory
-    (:mod:`tracemalloc`, bytes). Module-level, so process pools can pickle it."""
+    :func:`time.perf_counter`; with ``trace_memory``, also its peak traced memory
+    (:mod:`tracemalloc`, bytes; else ``peak_mem`` is None). Module-level, so process
+    pools can pickle it.
+
+    Tracing is opt-in because it costs every Python allocation a traceback: measured
+    on the quick profile (2 workers, 2026-11-26), the cells took 813 s traced against
+    671 s untraced, and a cell of hallgren21.table3 (nystrompca's Python kernel loop)
+    3.4x its untraced time, so a traced wall time is not the method's time either."""
     if run_cell is None:
         run_cell = registry.get(cell.claim).run_cell
-    started = not tracemalloc.is_tracing()
+    started = trace_memory and not tracemalloc.is_tracing()
     if started:
         tracemalloc.start()
-    else:
+    elif trace_memory:
         tracemalloc.reset_peak()
     t0 = time.perf_counter()
     try:
         with cell_blas_limit():
             metrics = run_cell(cell)
         wall = time.perf_counter() - t0
-        _, peak = tracemalloc.get_traced_memory()
+        peak = tracemalloc.get_traced_memory()[1] if trace_memory else None
     finally:
         if started:
             tracemalloc.stop()
-    return Result(cell, validate_metrics(metrics, cell.claim, cell), wall, int(peak))
+    return Result(cell, validate_metrics(metrics, cell.claim, cell), wall, peak)
 
 
-def _execute_safe(cell: Cell, run_cell: Callable):
+def _execute_safe(cell: Cell, run_cell: Callable, trace_memory: bool = False):
     """Worker entry: ``("ok", Result)``, ``("defect", message, traceback)`` when the
     estimator's output is unusable (:class:`~suites.roles.EstimatorDefect`, a finding
     that fails the claim) or ``("error", message, traceback)``, with the traceback
     formatted where the cell ran."""
     try:
-        return ("ok", execute_cell(cell, run_cell))
+        return ("ok", execute_cell(cell, run_cell, trace_memory))
     except EstimatorDefect as e:
         return ("defect", str(e), traceback.format_exc())
     except Exception as e:  # noqa: BLE001 - reported to the user, run continues
@@ -298,9 +304,10 @@ def _outcome(fut):
         return ("error", f"{type(e).__name__}: {e}", "".join(traceback.format_exception(e)))
 
 
-def _run_on(executor, todo, record) -> None:
+def _run_on(executor, todo, record, trace_memory: bool) -> None:
     """Every cell on a caller's executor (Dask: it retries lost workers itself)."""
-    futures = {executor.submit(_execute_safe, cell, claim.run_cell): (claim, cell) for claim, cell in todo}
+    futures = {executor.submit(_execute_safe, cell, claim.run_cell, trace_memory): (claim, cell)
+               for claim, cell in todo}
     try:
         for fut in as_completed(futures):
             claim, cell = futures[fut]
@@ -319,7 +326,7 @@ DIED = ("the worker process died while running this cell (killed by the system: 
         "the other cells went on")
 
 
-def _run_on_own_pools(todo, record, workers: int) -> None:
+def _run_on_own_pools(todo, record, workers: int, trace_memory: bool) -> None:
     """Every cell on process pools of ``workers``, at most 2 x workers cells in flight.
 
     A worker that dies (killed: out of memory, a segfault in native code) breaks its
@@ -340,7 +347,7 @@ def _run_on_own_pools(todo, record, workers: int) -> None:
                 while source and len(inflight) < window and not dead:
                     claim, cell = source[0]
                     try:
-                        fut = pool.submit(_execute_safe, cell, claim.run_cell)
+                        fut = pool.submit(_execute_safe, cell, claim.run_cell, trace_memory)
                     except BrokenProcessPool:  # broke while we refilled: this cell never ran
                         dead = True
                         break
@@ -372,7 +379,7 @@ def _run_on_own_pools(todo, record, workers: int) -> None:
 
 def run_sweep(claims, profile: str, store, options: Optional[dict] = None,
               executor: Optional[Executor] = None, jobs: Optional[int] = None,
-              progress: bool = True, keep: Optional[Callable] = None) -> Sweep:
+              progress: bool = True, keep: Optional[Callable] = None, trace_memory: bool = False) -> Sweep:
     """Run every not-yet-done cell of ``claims`` at ``profile``.
 
     Parameters
@@ -393,6 +400,8 @@ def run_sweep(claims, profile: str, store, options: Optional[dict] = None,
         Show the progress line on stderr.
     keep : callable, optional
         Run only the cells for which ``keep(cell)`` is true (tests).
+    trace_memory : bool
+        Record each cell's peak traced memory (:func:`execute_cell`; slower).
 
     Returns
     -------
@@ -433,11 +442,11 @@ def run_sweep(claims, profile: str, store, options: Optional[dict] = None,
     try:
         if todo and executor is None and jobs == 1:
             for claim, cell in todo:
-                record(claim, cell, _execute_safe(cell, claim.run_cell))
+                record(claim, cell, _execute_safe(cell, claim.run_cell, trace_memory))
         elif todo and executor is not None:
-            _run_on(executor, todo, record)
+            _run_on(executor, todo, record, trace_memory)
         elif todo:
-            _run_on_own_pools(todo, record, min(jobs or os.cpu_count() or 1, len(todo)))
+            _run_on_own_pools(todo, record, min(jobs or os.cpu_count() or 1, len(todo)), trace_memory)
     finally:
         bar.close()
     wanted = {c.id: {cell.key() for cell in cells[c.id]} for c in claims}

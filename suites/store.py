@@ -496,7 +496,7 @@ class ResultStore:
         row = (key, cell.claim, cell.method, int(cell.n), _m_of(cell.params), int(cell.seed),
                _params_json(cell.params), metrics,
                wall if wall is None or math.isfinite(wall) else None,
-               int(result.peak_mem or 0), json.dumps(versions or {}, sort_keys=True),
+               None if result.peak_mem is None else int(result.peak_mem), json.dumps(versions or {}, sort_keys=True),
                str(commit), _now())
         try:
             with self.conn:
@@ -523,7 +523,8 @@ class ResultStore:
                 if cell.key() != key:
                     raise ValueError(key)
                 out.append(Result(cell, {k: _metric_value(v) for k, v in json.loads(metrics).items()},
-                                  float("nan") if wall is None else float(wall), int(peak or 0)))
+                                  float("nan") if wall is None else float(wall),
+                                  None if peak is None else int(peak)))
             except (TypeError, ValueError, AttributeError):
                 self._bad_row(dict(zip(cols, row)))
         return out

@@ -179,6 +179,23 @@ def test_plan_calibrates_a_claim_without_timings(toy_registry, tmp_path, capsys)
     assert code == 0 and "calibrating" not in err and "no timings" not in out
 
 
+def test_a_store_without_traced_memory_is_calibrated_for_it(toy_store, tmp_path, capsys):
+    """toy_store's run did not trace memory: its wall times are used as measured, and the
+    peaks come from the calibration's traced ci cells."""
+    cal, js = tmp_path / "cal", tmp_path / "plan.json"
+    argv = ["plan", "toy.rate", "--profile", "ci", "--store", str(toy_store), "--calibration", str(cal),
+            "-j", "1", "--no-progress", "--json", str(js)]
+    code, _, err = run(argv, capsys)
+    assert code == 0, err
+    assert "calibrating 1 claim(s) without traced timings" in err
+    with ResultStore(toy_store / cli.STORE_NAME, create=False) as st:
+        wall = sum(r.wall_time for r in st.results("toy.rate") if r.cell.n != 3)
+    with ResultStore(cal / cli.STORE_NAME, create=False) as st:
+        peak = max(r.peak_mem for r in st.results("toy.rate"))
+    (claim,) = json.loads(js.read_text())["claims"]
+    assert claim["cpu_seconds"] == pytest.approx(wall) and claim["max_peak_bytes"] == peak
+
+
 def test_no_calibrate_reports_no_timings(toy_registry, tmp_path, capsys):
     code, out, _ = run(["plan", "toy.rate", "--no-calibrate", "--calibration", str(tmp_path / "c")], capsys)
     assert code == 0 and "no timings" in out and "without 30 cells of 1 claim(s)" in out

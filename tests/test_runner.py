@@ -29,12 +29,21 @@ def store(tmp_path):
         yield st
 
 
-def test_execute_cell_measures_time_and_memory(toy_registry):
+def test_execute_cell_measures_time_and_memory_when_asked(toy_registry):
     cell = toy.TOY_RATE.cells("quick", {})[0]
     res = execute_cell(cell)  # looked up in the registry
     assert res.cell == cell and set(res.metrics) == {"err", "aux"}
-    assert res.wall_time > 0 and res.peak_mem > 0
-    assert execute_cell(cell, toy.TOY_RATE.run_cell).metrics == res.metrics
+    assert res.wall_time > 0 and res.peak_mem is None
+    traced = execute_cell(cell, toy.TOY_RATE.run_cell, trace_memory=True)
+    assert traced.metrics == res.metrics and traced.peak_mem > 0
+
+
+def test_a_sweep_stores_peaks_only_when_traced(toy_registry, store, tmp_path):
+    run_sweep([toy.TOY_RATE], "ci", store, jobs=1, progress=False)
+    assert {r.peak_mem for r in store.results("toy.rate")} == {None}
+    with ResultStore(tmp_path / "traced.sqlite") as traced:
+        run_sweep([toy.TOY_RATE], "ci", traced, jobs=2, progress=False, trace_memory=True)
+        assert all(r.peak_mem > 0 for r in traced.results("toy.rate"))
 
 
 def test_validate_metrics():
