@@ -17,8 +17,8 @@ from numpy.testing import assert_allclose
 from kpca_suite.theory import (FourierModel, Theorem41Conditions, basis_from_coefficients, corollary_t, default_J,
                     effective_dimension, ekpca_bound_eq17, ekpca_population_error, empirical_effective_dimension,
                     exp_effdim_asymptote, exp_grid, fit_line, fit_loglog, max_effective_dimension,
-                    nystrom_bound_eq15, octaves, poly_effdim_slope, poly_grid, rate_row, theorem41_conditions,
-                    verdict_from_ci)
+                    nystrom_bound_eq15, octaves, poly_effdim_slope, poly_grid, rate_row, smaller_gram,
+                    theorem41_conditions, verdict_from_ci)
 
 MODELS = [FourierModel("poly", 2.0, 64), FourierModel("exp", 0.25)]
 
@@ -115,6 +115,7 @@ def test_ekpca_population_error_matches_kernel_side(n):
         ref = model.reconstruction_error(Phi.T @ A)
         got = ekpca_population_error(Phi, ell, model.eigenvalues)
         assert_allclose(got, ref, rtol=1e-8)
+        assert ekpca_population_error(Phi, ell, model.eigenvalues, smaller_gram(Phi)) == got
         assert got >= model.tail(ell) - 1e-14
         assert got > model.tail(ell) * (1 + 1e-6)  # a finite sample is not the population optimum
 
@@ -148,6 +149,8 @@ def test_population_bad_input():
         ekpca_population_error(Phi, 2, model.eigenvalues[:-1])
     with pytest.raises(ValueError, match="eigenvalues"):
         ekpca_population_error(Phi, 2, -model.eigenvalues)
+    with pytest.raises(ValueError, match="gram"):
+        ekpca_population_error(Phi, 2, model.eigenvalues, Phi.T @ Phi[:, :-1])
     with pytest.raises(ValueError, match="n"):
         model.sample(0)
 

@@ -227,7 +227,14 @@ def top_eigh(S, k: int):
     return e[::-1], V[:, ::-1]
 
 
-def ekpca_population_error(Phi, ell: int, eigenvalues) -> float:
+def smaller_gram(Phi) -> np.ndarray:
+    """Phi^T Phi (J x J) when n >= J, else Phi Phi^T (n x n): the Gram of Phi (n x J) on
+    its smaller side, whose nonzero eigenvalues are those of both."""
+    n, J = Phi.shape
+    return Phi.T @ Phi if n >= J else Phi @ Phi.T
+
+
+def ekpca_population_error(Phi, ell: int, eigenvalues, gram=None) -> float:
     """Population error R(P^ell(C_n)) of EKPCA on the sample with features Phi.
 
     With C_n = Phi^T Phi / n (J x J, eq. (4) in coordinates), the EKPCA projector
@@ -246,6 +253,9 @@ def ekpca_population_error(Phi, ell: int, eigenvalues) -> float:
         Number of components, 1 <= ell <= min(n, J).
     eigenvalues : array of shape (J,)
         The population spectrum lambda (C = diag(lambda)).
+    gram : array, optional
+        The smaller-side Gram, :func:`smaller_gram` (Phi), when the caller has it
+        already (its O(n J min(n, J)) product is most of the cost).
     """
     Phi = check_array(Phi, "Phi")
     n, J = Phi.shape
@@ -253,10 +263,15 @@ def ekpca_population_error(Phi, ell: int, eigenvalues) -> float:
     if lam.size != J:
         raise ValueError(f"eigenvalues must have length J = {J} (columns of Phi), got {lam.size}")
     ell = check_rank(ell, "ell", min(n, J), "min(n, J)")
+    if gram is None:
+        gram = smaller_gram(Phi)
+    elif np.shape(gram) != (min(n, J),) * 2:
+        raise ValueError(f"gram must be the {min(n, J)} x {min(n, J)} smaller-side Gram of Phi, "
+                         f"got shape {np.shape(gram)}")
     if n >= J:
-        Q = top_eigh(Phi.T @ Phi, ell)[1]
+        Q = top_eigh(gram, ell)[1]
     else:
-        e, U = top_eigh(Phi @ Phi.T, ell)
+        e, U = top_eigh(gram, ell)
         if not e[-1] > 0:
             raise ValueError(f"ell = {ell} exceeds the rank of Phi (eigenvalue {e[-1]!r} of K)")
         Q = Phi.T @ (U / np.sqrt(e))

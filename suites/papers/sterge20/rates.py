@@ -12,7 +12,7 @@ import numpy as np
 from kpca_suite.kernels import approximate_leverage_scores
 from kpca_suite.methods import LeverageScoreLandmarks, NystromKPCA, UniformLandmarks
 from kpca_suite.theory import (default_J, ekpca_population_error, empirical_effective_dimension, exp_grid, octaves,
-                               poly_grid, smallest_n)
+                               poly_grid, smaller_gram, smallest_n)
 
 from ...claim import Cell, Claim, Fault, Grid, PerProfile, Tolerance
 from ...judging import AllOf, AllWithin, MeanAtMost, SlopeInBand, Where
@@ -126,23 +126,23 @@ def rate_experiment(cell: Cell, estimators) -> dict:
     tail = model.tail(p["ell"])
     out = {"R": R, "R_C": tail, "ratio": R / tail, "k": float(k)}
     if cell.method == "als":
-        R_e = ekpca_population_error(Phi, p["ell"], model.eigenvalues)
+        gram = smaller_gram(Phi)
+        R_e = ekpca_population_error(Phi, p["ell"], model.eigenvalues, gram)
         s = cell.n ** -THETA
         approx = estimators["scores"](Phi, LINEAR, s, min(cell.n, p["m"]), cell.rng("pilot"))
         out.update(R_ekpca=R_e, ratio_ekpca=R / R_e,
-                   score_mass_log=float(abs(np.log(approx.sum() / exact_score_mass(Phi, s)))))
+                   score_mass_log=float(abs(np.log(approx.sum() / exact_score_mass(gram, cell.n, s)))))
     return out
 
 
-def exact_score_mass(Phi, s: float) -> float:
-    """The total of the exact ridge leverage scores of the linear kernel on the features Phi
+def exact_score_mass(gram, n: int, s: float) -> float:
+    """The total of the exact ridge leverage scores of the linear kernel on n feature rows Phi
     (n x J), sum_i l_i(s) = tr(K (K + n s I)^{-1}) with K = Phi Phi^T, from the eigenvalues of
     K / n alone (:func:`theory.empirical_effective_dimension`). K's nonzero eigenvalues are
-    those of Phi^T Phi, so the smaller Gram is used: O(n J min(n, J) + min(n, J)^3), where the
-    per-point scores also need the eigenvectors and an n x J product (2.7x the time at quick's
-    largest poly cell, n = 10^4, J = 2048; the totals agree to 2e-16)."""
-    n, J = Phi.shape
-    gram = Phi.T @ Phi if n >= J else Phi @ Phi.T
+    those of Phi^T Phi, so ``gram`` is the smaller of the two (:func:`theory.smaller_gram`,
+    shared with the EKPCA error): O(min(n, J)^3) here, where the per-point scores also need the
+    eigenvectors and an n x J product (2.7x the time at quick's largest poly cell, n = 10^4,
+    J = 2048; the totals agree to 2e-16)."""
     return empirical_effective_dimension(np.linalg.eigvalsh(gram) / n, s)
 
 
