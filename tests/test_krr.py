@@ -91,6 +91,10 @@ def test_uniform_drops_columns_in_the_span_and_random_order_skips_them():
     assert uni.rank_ == 20
     rnd = NystromKRR(GAUSS, 1e-2, 15, sampling="random", random_state=0).fit(X, y)
     assert rnd.rank_ == 15 and len(np.unique(rnd.column_indices_ % 20)) == 15
+    # with candidates skipped, the factor is still Eq. (4)'s on the columns kept
+    G, idx, K = rnd.features_, rnd.column_indices_, GAUSS.block(X)
+    assert_allclose(G @ G.T, K[:, idx] @ np.linalg.pinv(K[np.ix_(idx, idx)]) @ K[idx], atol=1e-9)
+    assert_allclose(np.triu(G[idx], 1), 0.0, atol=1e-12)
 
 
 def test_multi_output_targets_and_periodic_kernel():
