@@ -72,7 +72,7 @@ def test_span_for_qr_every_q_equals_qr_every_1(q):
     sines = np.linalg.svd(est - ref @ (ref.T @ est), compute_uv=False)
     assert sines.max() < 1e-8
     np.testing.assert_allclose(est, ref, atol=1e-9)  # positive-diagonal QR: the same basis, not only the span
-    assert RFOja(4, 60).qr_every == 32
+    assert RFOja(4, 60).qr_every == 64
 
 
 def test_schedules():
