@@ -29,6 +29,11 @@ IDENT_KERNELS = (("poly", 1), ("exp", 1.0))
 IDENT_RTOL = 1e-8
 
 
+#: L <= K for n / 2 columns in random order: the factorisation's tol = 1e-12 keeps pivots down to
+#: 1e-6 of the largest, whose columns carry round-off amplified by up to 1e6 (evidence in the claim).
+RANDOM_ORDER_RTOL = 1e-3
+
+
 SOLVER_ROUNDOFF = 1.0  # the two Sec. 4.4 solvers agree within eps cond(W)^2 (evidence in the claim)
 
 
@@ -75,7 +80,11 @@ def identities_experiment(cell, estimators) -> dict:
     S_L = est.fit(pr["X"], Y).predict(pr["X"])[:, 1:]
     G = est.features_
     L = G @ G.T
+    # and n / 2 columns in a random order over all n: on the exp kernel (numerical rank below
+    # n / 2) the factorisation skips candidates in the span and takes further batches of them
+    half = nystrom(kern, lam, n // 2, sampling="random", random_state=cell.rng("order")).fit(pr["X"], z)
     out["L_le_K"] = max(-np.linalg.eigvalsh(K - L).min(), 0.0) / e.max()
+    out["L_le_K_random"] = max(-np.linalg.eigvalsh(K - half.features_ @ half.features_.T).min(), 0.0) / e.max()
     sL, VL = np.linalg.eigh(L)
     sL = np.clip(sL, 0.0, None)
     cL = (VL.T @ z) ** 2
@@ -139,22 +148,24 @@ CLAIMS = [
                   "variance(L) <= variance(K); exact bias/variance agree with Monte Carlo and with the fitted "
                   "estimators' smoothers",
         prediction="exact",
-        data=_RANDOM_DESIGN + f"; B_2 and exp(ρ=1) kernels, p = {IDENT_P} uniform columns; the grid design of the "
-             "same n; heteroscedastic noise sd ~ U[0.5, 1.5] for the Monte Carlo",
+        data=_RANDOM_DESIGN + f"; B_2 and exp(ρ=1) kernels, p = {IDENT_P} uniform columns, and n/2 columns in a "
+             "random order (L <= K only; on the exp kernel the factorisation skips columns in the span); the grid "
+             "design of the same n; heteroscedastic noise sd ~ U[0.5, 1.5] for the Monte Carlo",
         metric="relative violation of each relation (0 when it holds); |Monte Carlo mean - exact risk| in "
                "standard errors",
-        metrics=("L_le_K", "chain", "fft_vs_eigh", "grid_d_eq_df1", "mc_z_K", "mc_z_L", "smoother_K", "smoother_L",
-                 "solvers", "variance_order"),
+        metrics=("L_le_K", "L_le_K_random", "chain", "fft_vs_eigh", "grid_d_eq_df1", "mc_z_K", "mc_z_L", "smoother_K",
+                 "smoother_L", "solvers", "variance_order"),
         estimators={"krr": KernelRidge, "nystrom": NystromKRR},
         experiment=identities_experiment,
         grid=PerProfile(ci=_identity_grid("ci", 120, 3), quick=_identity_grid("quick", 200, 5),
                         full=_identity_grid("full", 400, 20)),
         judge=AllOf(AllWithin(IDENT_RTOL, EXACT_RELATIONS, "relative"),
+                    AllWithin(RANDOM_ORDER_RTOL, ("L_le_K_random",), "relative"),
                     AllWithin(SOLVER_ROUNDOFF, ("solvers",), "of eps cond(W)^2"),
                     AllWithin(MC_Z, ("mc_z_K", "mc_z_L"), "standard errors")),
         tolerance=Tolerance(
-            rule="relative violation <= 1e-8 (the two Sec. 4.4 solvers: their relative difference <= eps cond(W)^2, "
-                 "at least 1e-12); Monte Carlo z <= 4; "
+            rule="relative violation <= 1e-8 (L <= K for n/2 random-order columns: <= 1e-3; the two Sec. 4.4 "
+                 "solvers: their relative difference <= eps cond(W)^2, at least 1e-12); Monte Carlo z <= 4; "
                  "never bias(L) >= bias(K)",
             evidence="ci (n = 120, seeds 0-2) and quick (n = 200, seeds 0-4), both kernels: chain 0, d == df1 on "
                      "the grid <= 9e-14, FFT vs eigh <= 9e-16, L <= K violation <= 3.5e-16 of ||K||, variance "
@@ -163,7 +174,11 @@ CLAIMS = [
                      "number of W: it agrees with the 'features' solver to 5e-11 at ci and 4.2e-8 at quick, but to "
                      "1.07e-5 under other draws (the claim run under 10 independent root seeds), so a fixed "
                      "allowance (1e-6) failed there; in units of eps cond(W)^2 the difference was at most 0.0173 "
-                     "over those 10 roots x 6 cells."),
+                     "over those 10 roots x 6 cells. L <= K with n/2 columns in random order (exp kernel: the "
+                     "factorisation skips columns whose residual is below 1e-12 of the largest, so kept pivots reach "
+                     "1e-6 and amplify round-off): 9.8e-12 at ci, 1.2e-9 at quick, at most 8.5e-5 over 10 root "
+                     "seeds at ci (9.5e-5 with the column-by-column factorisation before the blocked one); the "
+                     "blocked factorisation without its projection off the earlier batches gives 8.8e10."),
         faults=(Fault("lambda-not-n-lambda", "the Nyström fit solves (Φ^TΦ + λ I) w = Φ^T y: scikit-learn's "
                       "alpha read as λ", {"nystrom": LambdaNotTimesN}, keep=lambda c: c.seed == 0),
                 Fault("unorthogonalised-cholesky", "the Nyström factor Φ comes from an incomplete Cholesky that "
