@@ -34,13 +34,16 @@ IDENT_RTOL = 1e-8
 RANDOM_ORDER_RTOL = 1e-3
 
 
+SMOOTHER_ROUNDOFF = 1.0  # the fitted Nystrom smoother against L's spectral risk, in eps cond(W) (evidence in the claim)
+
+
 SOLVER_ROUNDOFF = 1.0  # the two Sec. 4.4 solvers agree within eps cond(W)^2 (evidence in the claim)
 
 
 MC_Z = 4.0  # |MC mean - exact| / its standard error
 
 
-EXACT_RELATIONS = ("L_le_K", "chain", "fft_vs_eigh", "grid_d_eq_df1", "smoother_K", "smoother_L", "variance_order")
+EXACT_RELATIONS = ("L_le_K", "chain", "fft_vs_eigh", "grid_d_eq_df1", "smoother_K", "variance_order")
 
 
 def _identity_grid(profile, n, seeds):
@@ -97,13 +100,15 @@ def identities_experiment(cell, estimators) -> dict:
     S_Lc = cols.predict(pr["X"])[:, 1:]
     S_K = krr(kern, lam).fit(pr["X"], np.eye(n)).predict(pr["X"])
     kb, kv = smoother_risk(S_K, z, SIGMA2)
-    out["smoother_L"] = max(abs(sb - bL) / bL, abs(sv - vL) / vL)
     out["smoother_K"] = max(abs(kb - bK) / bK, abs(kv - vK) / vK)
-    # the 'columns' solver squares the condition number of W = K(I, I): its deviation from
-    # the 'features' solver is judged in units of that round-off, eps cond(W)^2
+    # the fitted smoother predicts through phi(x) = R^-1 k(I, x), R R^T = W = K(I, I): its
+    # deviation from the spectral formulas of L is judged in units of eps cond(W), and the
+    # 'columns' solver, which squares the condition number, in units of eps cond(W)^2
     W = kern.block(pr["X"][est.column_indices_])
-    roundoff = np.finfo(float).eps * np.linalg.cond(W) ** 2
-    out["solvers"] = float(np.abs(S_Lc - S_L).max() / np.abs(S_L).max() / max(roundoff, 1e-12))
+    cond = np.linalg.cond(W)
+    eps = np.finfo(float).eps
+    out["smoother_L"] = max(abs(sb - bL) / bL, abs(sv - vL) / vL) / max(eps * cond, 1e-12)
+    out["solvers"] = float(np.abs(S_Lc - S_L).max() / np.abs(S_L).max() / max(eps * cond**2, 1e-12))
     # Monte Carlo over heteroscedastic noise, Cov = diag(s^2): the general (1/n) tr C S S^T form.
     noise_sd = np.sqrt(SIGMA2) * (0.5 + cell.rng("noise-sd").uniform(size=n))
     mc = cell.rng("mc")
@@ -161,15 +166,17 @@ CLAIMS = [
                         full=_identity_grid("full", 400, 20)),
         judge=AllOf(AllWithin(IDENT_RTOL, EXACT_RELATIONS, "relative"),
                     AllWithin(RANDOM_ORDER_RTOL, ("L_le_K_random",), "relative"),
+                    AllWithin(SMOOTHER_ROUNDOFF, ("smoother_L",), "of eps cond(W)"),
                     AllWithin(SOLVER_ROUNDOFF, ("solvers",), "of eps cond(W)^2"),
                     AllWithin(MC_Z, ("mc_z_K", "mc_z_L"), "standard errors")),
         tolerance=Tolerance(
-            rule="relative violation <= 1e-8 (L <= K for n/2 random-order columns: <= 1e-3; the two Sec. 4.4 "
-                 "solvers: their relative difference <= eps cond(W)^2, at least 1e-12); Monte Carlo z <= 4; "
+            rule="relative violation <= 1e-8 (L <= K for n/2 random-order columns: <= 1e-3; the fitted Nyström "
+                 "smoother against L's spectral risk: <= eps cond(W); the two Sec. 4.4 solvers: their relative "
+                 "difference <= eps cond(W)^2; both units at least 1e-12); Monte Carlo z <= 4; "
                  "never bias(L) >= bias(K)",
             evidence="ci (n = 120, seeds 0-2) and quick (n = 200, seeds 0-4), both kernels: chain 0, d == df1 on "
                      "the grid <= 9e-14, FFT vs eigh <= 9e-16, L <= K violation <= 3.5e-16 of ||K||, variance "
-                     "order 0, estimator smoothers vs the spectral formulas <= 1.5e-13; Monte Carlo z <= 2.24 "
+                     "order 0, KRR's smoother vs the spectral formulas <= 1.5e-13; Monte Carlo z <= 2.24 "
                      "(4000 / 8000 draws). The 'columns' solver C (C^T C + n λ W)^-1 C^T y squares the condition "
                      "number of W: it agrees with the 'features' solver to 5e-11 at ci and 4.2e-8 at quick, but to "
                      "1.07e-5 under other draws (the claim run under 10 independent root seeds), so a fixed "
@@ -178,7 +185,12 @@ CLAIMS = [
                      "factorisation skips columns whose residual is below 1e-12 of the largest, so kept pivots reach "
                      "1e-6 and amplify round-off): 9.8e-12 at ci, 1.2e-9 at quick, at most 8.5e-5 over 10 root "
                      "seeds at ci (9.5e-5 with the column-by-column factorisation before the blocked one); the "
-                     "blocked factorisation without its projection off the earlier batches gives 8.8e10."),
+                     "blocked factorisation without its projection off the earlier batches gives 8.8e10. The "
+                     "Nyström smoother predicts through phi(x) = R^-1 k(I, x) with R R^T = W: against the spectral "
+                     "formulas of L it was within 1e-8 relative at ci and quick, but reached 2.2e-8 and 1.7e-7 "
+                     "(roots 4 and 7, exp kernel, cond(G)^2 <= 1.6e4, so not G's conditioning) under 10 root "
+                     "seeds, so a fixed 1e-8 failed there; in units of eps cond(W) it was at most 6.6e-3 over "
+                     "those 10 roots x 6 cells, 6.0e-3 at quick."),
         faults=(Fault("lambda-not-n-lambda", "the Nyström fit solves (Φ^TΦ + λ I) w = Φ^T y: scikit-learn's "
                       "alpha read as λ", {"nystrom": LambdaNotTimesN}, keep=lambda c: c.seed == 0),
                 Fault("unorthogonalised-cholesky", "the Nyström factor Φ comes from an incomplete Cholesky that "
