@@ -137,14 +137,16 @@ def _in_order(X, kernel, rank, candidates, residual, floor) -> CholeskyFactor:
     triangular solve with T = (L strictly below the diagonal, p on it): G_new = C T^-T.
 
     Dividing by the pivots, not by L's diagonal, matters: in the column recurrence the two
-    differ where the residual is near round-off: a solve with L's diagonal raised the L <= K
+    differ where the residual is near round-off. A solve with L's diagonal raised the L <= K
     violation of bach13.dof-identities' random-order fit (L_le_K_random: n/2 columns of a
     kernel of numerical rank below that) at ci from 1.3e-11, column by column, to 1.6e-6;
-    with the pivots it is 9.8e-12. The residuals are updated
-    once per batch (clipping at 0 after each step or after the batch gives the same value:
-    the steps only subtract) and the residual traces are tr - cumulative column norms^2,
-    equal to the column route's sums of clipped residuals up to round-off. One GEMM and one
-    solve per batch instead of a GEMV per column (perf.bach13-krr measures the fit)."""
+    with the pivots it is 9.8e-12.
+
+    The residuals are updated once per batch (clipping at 0 after each step or after the
+    batch gives the same value: the steps only subtract), and the residual traces are
+    tr - the cumulative column norms^2, the column route's sums of clipped residuals up to
+    round-off. One GEMM and one solve per batch instead of a GEMV per column
+    (perf.bach13-krr measures the fit)."""
     n = X.shape[0]
     chosen, traces = [], [float(residual.sum())]
     G = np.zeros((n, 0))
