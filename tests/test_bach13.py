@@ -166,3 +166,11 @@ def test_table1_poly_bands_separate_line_1_from_line_2():
     """The lambda* bands of lines 1 and 2 (exponents -2/5 and -1/2) do not overlap."""
     tol = b13_dof.T1_TOL["poly"]
     assert -0.4 - tol > -0.5 + tol
+
+
+def test_dof_identities_fails_when_w_is_singular_to_working_precision(monkeypatch):
+    """smoother_L and solvers are judged in units of eps cond(W): a cond of inf gives no unit,
+    and the claim fails on the NaN instead of reading x / inf = 0 as a pass."""
+    monkeypatch.setattr(np.linalg, "cond", lambda W: np.inf)
+    verdict = run_claim("bach13.dof-identities", keep=lambda c: c.seed == 0)
+    assert verdict.status == "fails" and "NOT FINITE" in verdict.summary
