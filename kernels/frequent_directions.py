@@ -68,7 +68,8 @@ class FrequentDirections:
     Attributes
     ----------
     sketch_ : ndarray (ell, d)
-        B; rows ``n_filled_`` .. ell are zero.
+        B; rows ``n_filled_`` .. ell are zero. float32 when the first batch is float32 (then
+        every shrink runs in single precision: the Gram, its eigh and Y^T B), else float64.
     n_filled_ : int
         Rows of B in use.
     delta_ : float
@@ -114,12 +115,12 @@ class FrequentDirections:
         with the same bound for [A_before; A]."""
         if is_dask_array(A):
             return self._partial_fit_chunked(A)
-        A = check_array(A, "A")
+        A = check_array(A, "A", allow_float32=True)
         ell = self._check_params()
         if not hasattr(self, "sketch_"):
             if ell > A.shape[1]:
                 raise ValueError(f"sketch_size (ell) = {ell} must not exceed the row width d = {A.shape[1]}")
-            self.sketch_ = np.zeros((ell, A.shape[1]))
+            self.sketch_ = np.zeros((ell, A.shape[1]), dtype=A.dtype)
             self.n_filled_, self.delta_, self.n_shrinks_, self.n_rows_seen_ = 0, 0.0, 0, 0
         elif A.shape[1] != self.sketch_.shape[1]:
             raise ValueError(f"A must have d = {self.sketch_.shape[1]} columns like the earlier rows, "
@@ -179,7 +180,8 @@ class FrequentDirections:
         delta = max(float(lam[j - 1]), 0.0)
         keep = j - 1
         top = lam[:keep]
-        scale = np.sqrt(np.divide(np.maximum(top - delta, 0.0), top, out=np.zeros(keep), where=top > 0))
+        scale = np.sqrt(np.divide(np.maximum(top - delta, 0.0), top, out=np.zeros(keep, dtype=B.dtype),
+                                  where=top > 0))
         self.sketch_[:keep] = (Y[:, :keep] * scale).T @ B
         self.sketch_[keep:] = 0.0
         self.n_filled_ = keep

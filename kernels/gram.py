@@ -55,14 +55,21 @@ def gram_accumulate(X, landmarks, kernel: Kernel, block_size=None, right=None):
     O(m r + b m): the whitened M of Nyström KPCA when W is known before the pass
     (:meth:`methods.NystromKPCA._eigh_whitener`).
 
+    When X and ``landmarks`` are both float32, each block K_bm (and K_bm W, with W rounded
+    to float32) and its product K_bm^T K_bm are computed in single precision (SGEMM,
+    float32 exp, SSYRK) and added into float64 sums: the round-off of one block's product
+    stays that of b terms, and the n / b block sums add no float32 error.
+
     Returns
     -------
-    G : (m, m) ndarray, K_mn K_nm; (r, r), W^T K_mn K_nm W, with ``right``.
-    colsum : (m,) ndarray, K_mn 1_n.
+    G : (m, m) float64 ndarray, K_mn K_nm; (r, r), W^T K_mn K_nm W, with ``right``.
+    colsum : (m,) float64 ndarray, K_mn 1_n.
     """
-    X = check_array(X, "X")
-    L = check_array(landmarks, "landmarks")
+    X = check_array(X, "X", allow_float32=True)
+    L = check_array(landmarks, "landmarks", allow_float32=True)
     check_same_width(X, L, "X", "landmarks")
+    if X.dtype != L.dtype:
+        X, L = X.astype(np.float64, copy=False), L.astype(np.float64, copy=False)
     m = L.shape[0]
     b = _check_block_size(block_size, m)
     if kernel.name == "linear" and X.shape[1] < m:
@@ -70,15 +77,18 @@ def gram_accumulate(X, landmarks, kernel: Kernel, block_size=None, right=None):
         for sl in _blocks(X.shape[0], b):
             Xb = X[sl]
             S += Xb.T @ Xb
+        L = L.astype(np.float64, copy=False)
         G = L @ S @ L.T
-        return (G if right is None else right.T @ G @ right), L @ X.sum(axis=0)
+        return (G if right is None else right.T @ G @ right), L @ X.sum(axis=0, dtype=np.float64)
     G = np.zeros((m, m) if right is None else (right.shape[1],) * 2)
     colsum = np.zeros(m)
+    if right is not None:
+        right = right.astype(X.dtype, copy=False)
     for sl in _blocks(X.shape[0], b):
         Kb = kernel.block(X[sl], L, validate=False)
         F = Kb if right is None else Kb @ right
         G += F.T @ F
-        colsum += Kb.sum(axis=0)
+        colsum += Kb.sum(axis=0, dtype=np.float64)
         del Kb, F  # else the next block is made while this one is alive: two blocks at the peak
     return G, colsum
 
@@ -96,14 +106,14 @@ def centred_trace(X, kernel: Kernel, block_size=None) -> float:
     X is trusted (validated by the caller)."""
     n = X.shape[0]
     if getattr(kernel, "name", None) == "linear":
-        return float(np.einsum("ij,ij->", X, X) / n - np.sum(X.mean(axis=0) ** 2))
+        return float(np.einsum("ij,ij->", X, X, dtype=np.float64) / n - np.sum(X.mean(axis=0, dtype=np.float64) ** 2))
     b = _check_block_size(block_size, n)
     grand = 0.0
     for sl in _blocks(n, b):
-        grand += float(kernel.block(X[sl], validate=False).sum())
+        grand += float(kernel.block(X[sl], validate=False).sum(dtype=np.float64))
         if sl.stop < n:
-            grand += 2.0 * float(kernel.block(X[sl], X[sl.stop:], validate=False).sum())
-    return float(kernel.diag(X, validate=False).mean() - grand / n**2)
+            grand += 2.0 * float(kernel.block(X[sl], X[sl.stop:], validate=False).sum(dtype=np.float64))
+    return float(kernel.diag(X, validate=False).mean(dtype=np.float64) - grand / n**2)
 
 
 def kernel_matmat(X, V, kernel: Kernel, Y=None, block_size=None) -> np.ndarray:

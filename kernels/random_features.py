@@ -146,11 +146,19 @@ class RandomFourierFeatures:
         return self.n_frequencies * (2 if self.variant == "paired" else 1)
 
     def transform(self, X) -> np.ndarray:
-        """Z with rows z(x_r) (module docstring), shape (n, n_features)."""
-        X = check_array(X, "X")
+        """Z with rows z(x_r) (module docstring), shape (n, n_features).
+
+        A float32 X gives a float32 Z, computed in single precision: P = X Omega by SGEMM
+        with Omega rounded to float32, then NumPy's vectorised float32 cos and sin (any
+        argument). The argument omega^T x + b then carries a round-off of about
+        eps_32 (|omega|^T |x| + b), which is the float32 Z's error against the float64 one
+        (perf.float32 measures the speed-up; tests/test_float32.py bounds the error)."""
+        X = check_array(X, "X", allow_float32=True)
         if X.shape[1] != self.omega.shape[0]:
             raise ValueError(f"X must have d = {self.omega.shape[0]} columns like the frequencies, "
                              f"got {X.shape[1]}")
+        if X.dtype == np.float32:
+            return self._transform_float32(X)
         P = X @ self.omega
         m = self.n_frequencies
         if not _in_fast_range(P, self.phase):  # huge arguments: libm's full range reduction
@@ -161,11 +169,27 @@ class RandomFourierFeatures:
             return _cos_features(P, self.phase, np.sqrt(2.0 / m))
         return _paired_features(P, 1.0 / np.sqrt(m))
 
+    def _transform_float32(self, X) -> np.ndarray:
+        """:meth:`transform` of a float32 X, in float32."""
+        m = self.n_frequencies
+        P = X @ self.omega.astype(np.float32)
+        if self.variant == "cos":
+            P += self.phase.astype(np.float32)
+            np.cos(P, out=P)
+            P *= np.float32(np.sqrt(2.0 / m))
+            return P
+        out = np.empty((X.shape[0], 2 * m), dtype=np.float32)
+        np.cos(P, out=out[:, :m])
+        np.sin(P, out=out[:, m:])
+        out *= np.float32(1.0 / np.sqrt(m))
+        return out
+
     def blocks(self, X, block_size: int = 4096):
         """Yield Z block by block (rows ``block_size`` at a time), so a stream
-        of n rows costs O(block_size m) memory, never O(n m)."""
+        of n rows costs O(block_size m) memory, never O(n m); float32 blocks for a
+        float32 X (:meth:`transform`)."""
         block_size = check_positive(block_size, "block_size", integer=True)
-        X = check_array(X, "X")
+        X = check_array(X, "X", allow_float32=True)
         for start in range(0, X.shape[0], block_size):
             yield self.transform(X[start:start + block_size])
 

@@ -137,7 +137,7 @@ class CenteredNystromKPCA(NystromKPCA):
             X = check_array(X, "X")
             W = super().transform(X)
         else:
-            X = self._validate_fit(X)
+            X = self._validate_fit(X).astype(np.float64, copy=False)  # the literal form is float64 throughout
             W = self._fit_literal(X)
         flips = sign_flips(W)
         self.coefficients_ = self.coefficients_ * flips

@@ -41,6 +41,17 @@ was faster than two for every step on a loaded machine, and keeps the bits
 independent of the core count (perf.nystrom-kpca measures the fit).
 In-sample error by eq. (19): (1/n) tr K - sum_{j <= l} lambda_hat_{j,m}.
 
+A float32 X (in memory; a dask array's chunks are fitted in float64) is fitted in single
+precision where that is safe: the pass over X forms each kernel block and its K_bm^T K_bm in
+float32 (:func:`kernels.gram_accumulate`) and adds them into float64 sums; K_mm, the whitening
+and the eigen solve are float64 (on the landmarks' float32 values), and so are ``transform``'s
+scores. The blocks' round-off, eps_32 ~ 6e-8 against 1e-16, is amplified by ~1 / s along a
+kept direction of K_mm with eigenvalue s, so the cut-off is raised to ``rcond_`` =
+max(rcond, FLOAT32_RCOND) = 1e-4 for it (measured, see FLOAT32_RCOND). On a smooth kernel that
+cut drops directions the float64 fit keeps, so the top eigenvalues can differ by more than the
+round-off (4.4e-4 relative at gamma = 0.1, d = 10, m = 500; 5.7e-8 at the same cut-off);
+perf.float32 measures the speed-up.
+
 A ``dask.array`` X is fitted chunk by chunk (:meth:`NystromKPCA.fit`,
 :mod:`kernels.dask_arrays`): K_mn K_nm, K_mn 1 and tr K are sums over row chunks,
 added in a tree; uncentred, with landmarks drawn from n alone.
@@ -55,7 +66,7 @@ import scipy.linalg as sla
 from scipy.linalg import lapack
 from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, eigsh
 
-from kpca_suite.kernels import Kernel, centred_trace, gram_accumulate
+from kpca_suite.kernels import Kernel, centred_trace, check_array, gram_accumulate
 from kpca_suite.kernels.dask_arrays import add_terms, check_dask_array, gather_rows, is_dask_array, tree_reduce
 from kpca_suite.kernels.threads import blas_single_thread
 
@@ -70,6 +81,13 @@ WHITENINGS = ("eigh", "cholesky", "generalized")
 # worst R_ekpca(l) - R_nys(l) = 1.3e-7 (rcond 1e-10), 2.1e-9 (1e-9), -9.5e-11 (1e-8,
 # no violation), while R_nys(l = m) was unchanged up to 1e-7 and grew 37% at 1e-6.
 DEFAULT_RCOND = 1e-8
+#: The cut-off for float32 X (``rcond_`` = max(rcond, FLOAT32_RCOND)), whose kernel blocks carry
+#: a relative round-off of about eps_32 = 6e-8 that a kept direction amplifies by ~1 / s. Measured
+#: as DEFAULT_RCOND was, X ~ U[0,1]^2 rounded to float32, Gaussian gamma = 1 and 10, n = 300, nested
+#: m in {10, 25, 50, 100}, seeds 0-4, R_ekpca(l) (float64 on the same points) - R_nys(l) for l <= 40:
+#: at gamma = 1 worst 0.93 (rcond 1e-8), 2.3e-2 (1e-6), 3.9e-3 (1e-5), 4.9e-4 (3e-5) and no violation
+#: at 1e-4 (-4.0e-7, gamma = 10: -1.5e-6); about sqrt(eps_32), as 1e-8 is about sqrt(eps_64).
+FLOAT32_RCOND = 1e-4
 #: The "eigh" whitening takes the Cholesky route when LAPACK's estimate of
 #: 1 / cond_1(K_mm) is at least this many times rcond. cond_2 <= cond_1 for a symmetric
 #: matrix, and the estimate is rarely off by more than a factor 3 (Gaussian K_mm, m =
@@ -100,7 +118,8 @@ class NystromKPCA(KPCABase):
     whitening : {"eigh", "cholesky", "generalized"}
         See the module docstring.
     rcond : float in [0, 1)
-        Relative eigenvalue cut-off of K_mm for ``"eigh"``.
+        Relative eigenvalue cut-off of K_mm for ``"eigh"``; for float32 X the cut-off is
+        ``rcond_`` = max(rcond, FLOAT32_RCOND) (see the module docstring).
     center : bool
         Centre with the full-data mean: M = W^T (K_mn K_nm - s s^T / n) W
         with s = K_mn 1_n (the column sums from the same blocked pass).
@@ -110,7 +129,7 @@ class NystromKPCA(KPCABase):
         The landmark draw.
 
     Fitted attributes, besides those of :class:`KPCABase`: ``landmark_indices_``,
-    ``effective_rank_`` (r, the rank kept by the whitening), and
+    ``effective_rank_`` (r, the rank kept by the whitening), ``rcond_`` (the cut-off used), and
     ``all_eigenvalues_`` (the r eigenvalues of M / n).
 
     Extension points
@@ -149,7 +168,10 @@ class NystromKPCA(KPCABase):
         return landmark_strategy(self.landmarks)
 
     def _validate_fit(self, X):
-        X = self._validate_chunked(X) if is_dask_array(X) else super()._validate_fit(X)
+        chunked = is_dask_array(X)  # its chunks are fitted in float64 (kernels.dask_arrays.check_chunk)
+        X = (self._validate_chunked(X) if chunked
+             else super()._validate_fit(X, check=functools.partial(check_array, allow_float32=True)))
+        self.rcond_ = max(self.rcond, FLOAT32_RCOND) if X.dtype == np.float32 and not chunked else self.rcond
         check_choice(self.whitening, "whitening", WHITENINGS)
         return X
 
@@ -183,24 +205,27 @@ class NystromKPCA(KPCABase):
             return self._fit_chunked(X)
         n = X.shape[0]
         idx = select_landmarks(self._strategy(), X, self.kernel, self.random_state, self.n_components)
-        L = X[idx]
+        # The pass over X runs in X's precision (gram_accumulate); K_mm, the whitening and the
+        # eigen solve in float64, on the landmarks' float32 values when X is float32.
+        Xm = X[idx]
+        L = Xm.astype(np.float64, copy=False)
         W = self._eigh_whitener(self.kernel.block(L, validate=False), L)
         if W is None:  # K_mm is made again after the pass, so the pass's peak memory holds no m x m copy of it
-            G, colsum = gram_accumulate(X, L, self.kernel, self.block_size)
+            G, colsum = gram_accumulate(X, Xm, self.kernel, self.block_size)
             self._fit_gram(G, colsum, n, idx, L)
         elif 5 * W.shape[1] <= 2 * W.shape[0]:  # r <= 0.4 m: 2 n m r + n r^2 flops beat the n m^2 of K_mn K_nm
-            M, colsum = gram_accumulate(X, L, self.kernel, self.block_size, right=W)
+            M, colsum = gram_accumulate(X, Xm, self.kernel, self.block_size, right=W)
             M /= n
             self._fit_whitened(M, W, colsum, n, idx, L)
         else:
-            G, colsum = gram_accumulate(X, L, self.kernel, self.block_size)
+            G, colsum = gram_accumulate(X, Xm, self.kernel, self.block_size)
             G /= n
             self._fit_whitened(W.T @ G @ W, W, colsum, n, idx, L)
         if self.center:
             self.trace_ = centred_trace(X, self.kernel, self.block_size)
             self._score_offset_ = (colsum / n) @ self.coefficients_
         else:
-            self.trace_ = float(self.kernel.diag(X, validate=False).mean())
+            self.trace_ = float(self.kernel.diag(X, validate=False).mean(dtype=np.float64))
         return self
 
     def _fit_chunked(self, X):
@@ -227,7 +252,7 @@ class NystromKPCA(KPCABase):
         overrides ``_eig`` gets K_mn K_nm / n as documented."""
         if (self.whitening != "eigh" or type(self)._eig is not NystromKPCA._eig
                 or self._explicit_features(landmarks)
-                or self._cholesky(Kmm, self.rcond * WELL_CONDITIONED) is not None):
+                or self._cholesky(Kmm, self.rcond_ * WELL_CONDITIONED) is not None):
             return None
         return self._whitener(Kmm, landmarks)
 
@@ -239,7 +264,7 @@ class NystromKPCA(KPCABase):
             Mn -= np.outer(t, t) / n**2
         self.effective_rank_ = W.shape[1]
         k = self.n_components
-        check_components_rank(k, self.effective_rank_, "K_mm", len(idx), self.rcond)
+        check_components_rank(k, self.effective_rank_, "K_mm", len(idx), self.rcond_)
         for stale in ("_M_", "_all_eigenvalues_"):
             vars(self).pop(stale, None)
         Mn = (Mn + Mn.T) / 2
@@ -262,7 +287,7 @@ class NystromKPCA(KPCABase):
             vars(self).pop(stale, None)
         with blas_single_thread():
             mu, A = self._eig(G, Kmm, L)
-        check_components_rank(k, self.effective_rank_, "K_mm", len(idx), self.rcond)
+        check_components_rank(k, self.effective_rank_, "K_mm", len(idx), self.rcond_)
         self.landmark_indices_ = idx
         self.basis_points_ = L
         self.n_samples_ = n
@@ -305,7 +330,7 @@ class NystromKPCA(KPCABase):
         elif self._explicit_features(landmarks):
             chol = None  # K_mm = L L^T has rank <= d < m: the SVD route of _whitener
         else:
-            chol = self._cholesky(Kmm, self.rcond * WELL_CONDITIONED)
+            chol = self._cholesky(Kmm, self.rcond_ * WELL_CONDITIONED)
         if chol is not None:
             self.effective_rank_ = m
             M = lapack.dsygst(Gn, chol, itype=1, lower=1)[0]  # L^{-1} Gn L^{-T}, lower triangle
@@ -360,9 +385,9 @@ class NystromKPCA(KPCABase):
         with a condition number of 1e17 and a wrong spectrum), so check the
         eigenvalue ratio against rcond first."""
         s = np.linalg.eigvalsh(Kmm)
-        if not s[0] > self.rcond * s[-1]:
+        if not s[0] > self.rcond_ * s[-1]:
             raise ValueError(f"K_mm is numerically singular (eigenvalue ratio {s[0] / s[-1]:.1e} <= rcond = "
-                             f"{self.rcond}); use whitening='eigh', which cuts such directions off")
+                             f"{self.rcond_}); use whitening='eigh', which cuts such directions off")
 
     def _explicit_features(self, landmarks) -> bool:
         """The linear kernel on rows with fewer columns than landmarks (d < m)."""
@@ -383,7 +408,7 @@ class NystromKPCA(KPCABase):
         the SVD of L does not square its condition number."""
         if self.whitening == "eigh" and self._explicit_features(landmarks):
             U, sv, _ = np.linalg.svd(landmarks, full_matrices=False)
-            keep = sv ** 2 > self.rcond * (sv[0] ** 2 if sv.size else 0.0)
+            keep = sv ** 2 > self.rcond_ * (sv[0] ** 2 if sv.size else 0.0)
             self.effective_rank_ = int(keep.sum())
             return U[:, keep] / sv[keep]
         if self.whitening == "cholesky":
@@ -396,7 +421,7 @@ class NystromKPCA(KPCABase):
             self.effective_rank_ = Kmm.shape[0]
             return sla.solve_triangular(R, np.eye(R.shape[0]))
         s, V = np.linalg.eigh(Kmm)
-        keep = s > self.rcond * s.max()
+        keep = s > self.rcond_ * s.max()
         self.effective_rank_ = int(keep.sum())
         return V[:, keep] / np.sqrt(s[keep])
 

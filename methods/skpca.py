@@ -27,6 +27,10 @@ denominator of the standard variant, so the paper's ell = 2/eps gives 2 eps n).
 A ``dask.array`` X is sketched chunk by chunk (:meth:`SKPCA.partial_fit`,
 :mod:`kernels.dask_arrays`): one FD sketch per row chunk, the sketches merged in a
 tree. The merged B is not the sequential one, but the chain above holds for it.
+
+A float32 X (in memory; a dask array's chunks are fitted in float64) is mapped and sketched in
+single precision (the features by :meth:`kernels.RandomFourierFeatures.transform`, the sketch by
+:class:`kernels.FrequentDirections`); W comes from a float64 SVD of the final B.
 """
 
 from __future__ import annotations
@@ -105,7 +109,7 @@ class SKPCA(RandomFeatureSubspace):
         any. B differs from the sequential sketch; its guarantee does not:
         0 <= Z^T Z - B^T B, ||Z^T Z - B^T B||_2 <= Delta <= ||Z - Z_k||_F^2 / (j - k)."""
         chunked = is_dask_array(X)
-        X = check_dask_array(X, "X") if chunked else check_array(X, "X")
+        X = check_dask_array(X, "X") if chunked else check_array(X, "X", allow_float32=True)
         block_size = check_positive(self.block_size, "block_size", integer=True)
         if not hasattr(self, "feature_map_"):
             check_positive(self.n_features, "n_features", integer=True)
@@ -157,13 +161,13 @@ class SKPCA(RandomFeatureSubspace):
     def _components(self, fd):
         """Top right singular vectors of the rows of B in use, keeping the
         numerically nonzero singular values (NumPy's ``matrix_rank`` cut-off,
-        s > s_max max(shape) eps), at most k of them."""
+        s > s_max max(shape) eps, eps of B's dtype), at most k of them."""
         B = fd.sketch_[:fd.n_filled_]
         m = fd.sketch_.shape[1]
         if B.shape[0] == 0:
             return np.zeros((m, 0)), np.zeros(0)
-        _, s, Vt = np.linalg.svd(B, full_matrices=False)
-        r = int((s > s[0] * max(B.shape) * np.finfo(float).eps).sum())
+        _, s, Vt = np.linalg.svd(B.astype(np.float64), full_matrices=False)
+        r = int((s > s[0] * max(B.shape) * np.finfo(B.dtype).eps).sum())
         k = self.sketch_size if self.n_components is None else self.n_components
         r = min(r, k)
         return np.ascontiguousarray(Vt[:r].T), s[:r]

@@ -422,3 +422,37 @@ class _HalfScaledRFF(PlainRFF):
 def half_scaled_rff(n_components, budget, kernel, random_state):
     """The bug: sqrt(1/m) cos(.) for sqrt(2/m) cos(.), so Z Z^T is about K / 2."""
     return _HalfScaledRFF(n_components, budget, kernel, random_state)
+
+
+class Float32Rows:
+    """Any estimator fitted on float32 data: the rows given to ``fit`` and ``partial_fit``
+    are rounded to float32 first, as a user holding float32 data would pass them.
+    Everything else, ``transform`` included, is the wrapped estimator's: the claims
+    evaluate the fitted functions at their own points (quadrature nodes, probe rows),
+    which rounding would move."""
+
+    def __init__(self, estimator):
+        self.estimator = estimator
+
+    def fit(self, X, *args):
+        self.estimator.fit(np.asarray(X, dtype=np.float32), *args)
+        return self
+
+    def partial_fit(self, X):
+        self.estimator.partial_fit(np.asarray(X, dtype=np.float32))
+        return self
+
+    def __getattr__(self, name):
+        if name == "estimator":  # not set yet (copy, pickle): no recursion
+            raise AttributeError(name)
+        return getattr(self.estimator, name)
+
+
+def in_float32(factory):
+    """A role factory whose estimators see float32 rows (:class:`Float32Rows`); the
+    factory's declared kind and estimand are kept."""
+    def make(*args, **kwargs):
+        return Float32Rows(factory(*args, **kwargs))
+    make.__dict__.update(vars(factory))
+    make.__name__ = make.__qualname__ = f"in_float32_{factory.__name__}"
+    return make

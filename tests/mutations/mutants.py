@@ -172,11 +172,20 @@ MUTANTS = (
     ),
     Mutant(
         "gram-pass-drops-colsum", "kernels/gram.py",
-        "        G += F.T @ F\n        colsum += Kb.sum(axis=0)\n",
-        "        G += F.T @ F\n        colsum += Kb.sum(axis=0) * (sl.stop < X.shape[0])\n",
+        "        G += F.T @ F\n        colsum += Kb.sum(axis=0, dtype=np.float64)\n",
+        "        G += F.T @ F\n        colsum += Kb.sum(axis=0, dtype=np.float64) * (sl.stop < X.shape[0])\n",
         "The blocked Gram pass drops the last block's column sums, so a centred fit subtracts a wrong mean.",
         ("tests/test_methods.py",),
         ("sterge20.cor43-gaussian-centred",),
+    ),
+    Mutant(
+        "float32-rcond-of-float64", "methods/nystrom.py",
+        "self.rcond_ = max(self.rcond, FLOAT32_RCOND) if X.dtype == np.float32 and not chunked else self.rcond",
+        "self.rcond_ = self.rcond",
+        "float32 rows are whitened with the float64 cut-off rcond = 1e-8, which keeps directions of K_mm "
+        "whose float32 round-off, amplified by 1 / s, swamps them.",
+        ("tests/test_float32.py",),
+        (),
     ),
     Mutant(
         "rf-erm-ascending", "methods/rf_erm.py",
