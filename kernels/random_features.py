@@ -170,7 +170,13 @@ class RandomFourierFeatures:
         return _paired_features(P, 1.0 / np.sqrt(m))
 
     def _transform_float32(self, X) -> np.ndarray:
-        """:meth:`transform` of a float32 X, in float32."""
+        """:meth:`transform` of a float32 X, in float32; a ValueError naming X if an argument
+        could overflow float32: |omega^T x + b| <= max ||x|| max ||omega_i|| + 2 pi (Cauchy-Schwarz)."""
+        reach = (np.sqrt(np.einsum("ij,ij->i", X, X, dtype=np.float64).max())
+                 * np.sqrt(np.einsum("ij,ij->j", self.omega, self.omega).max()) + 2 * np.pi)
+        if not reach < np.finfo(np.float32).max:
+            raise ValueError(f"X: the random features' arguments omega^T x may overflow float32 (up to {reach:.3g}); "
+                             "pass X as float64")
         m = self.n_frequencies
         P = X @ self.omega.astype(np.float32)
         if self.variant == "cos":

@@ -155,3 +155,20 @@ def test_float32_rows_with_the_float64_cut_off_fail_the_rate_claims(claim_id, mo
     monkeypatch.setattr(nystrom, "FLOAT32_RCOND", 0.0)
     verdict = _on_float32_rows(claim_id)
     assert verdict.status == "fails", verdict.summary
+
+
+def test_float32_rows_whose_kernel_overflows_float32_are_a_clear_error():
+    X = (np.random.default_rng(0).standard_normal((300, 3)) * 1e7).astype(np.float32)  # (x^T y)^3 ~ 1e42
+    kern = Kernel("polynomial", gamma=1.0, degree=3)
+    with pytest.raises(ValueError, match="X: the polynomial kernel's values on X overflow float32.*float64"):
+        NystromKPCA(3, kern, landmarks=30, random_state=0).fit(X)
+    assert np.isfinite(NystromKPCA(3, kern, landmarks=30, random_state=0).fit(X.astype(np.float64)).eigenvalues_).all()
+
+
+def test_float32_rows_whose_feature_arguments_could_overflow_are_a_clear_error():
+    X = (np.random.default_rng(0).standard_normal((300, 3)) * 1e7).astype(np.float32)
+    kern = Kernel("gaussian", gamma=1e64)  # |omega| ~ 1e32, |omega^T x| up to ~1e40 > 3.4e38
+    for est in (RFERM(3, 50, kernel=kern, random_state=0), SKPCA(3, sketch_size=4, n_features=50, kernel=kern,
+                                                                 random_state=0)):
+        with pytest.raises(ValueError, match="X: the random features' arguments .* overflow float32"):
+            est.fit(X)

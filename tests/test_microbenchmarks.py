@@ -136,15 +136,17 @@ def test_approximate_ridge_leverage_scores(benchmark):
 
 
 @pytest.mark.benchmark(group="fit")
-def test_nystrom_fit(benchmark):
-    X = _data(5000, 10)
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_nystrom_fit(benchmark, dtype):
+    X = _data(5000, 10, dtype=dtype)
     est = bench(benchmark, lambda: NystromKPCA(10, Kernel("gaussian", gamma=0.1), landmarks=200,
                                                 random_state=0).fit(X))
     assert est.eigenvalues_.shape == (10,)
 
 
 @pytest.mark.benchmark(group="fit")
-def test_rf_erm_fit(benchmark):
-    X = _data(5000, 10)
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_rf_erm_fit(benchmark, dtype):
+    X = _data(5000, 10, dtype=dtype)
     est = bench(benchmark, lambda: RFERM(10, 300, Kernel("gaussian", gamma=0.1), random_state=0).fit(X))
     assert est.eigenvalues_.shape == (10,)
