@@ -62,6 +62,27 @@ def cholesky_step(GT, residual, column, j, i):
     return total
 
 
+@njit(cache=True)
+def batch_steps(S, res, floor):
+    """The steps of :func:`cholesky_step` on the b rows of one batch of candidates, in order,
+    skipping a candidate whose residual is at or below ``floor``: S (b x b, symmetric) is the
+    batch's block of the projected columns, ``res`` its residuals (updated in place). Returns
+    (GT, kept, pivots): GT[:len(kept)] the kept steps' rows, ``kept`` the positions kept in
+    the batch, ``pivots`` their sqrt(residual). One call per batch instead of one per step."""
+    b = S.shape[0]
+    GT = np.zeros((b, b))
+    kept = np.empty(b, dtype=np.int64)
+    pivots = np.empty(b)
+    r = 0
+    for j in range(b):
+        if res[j] > floor:
+            pivots[r] = np.sqrt(res[j])
+            cholesky_step(GT, res, S[j], r, j)
+            kept[r] = j
+            r += 1
+    return GT, kept[:r], pivots[:r]
+
+
 @dataclass(frozen=True)
 class CholeskyFactor:
     """Result of :func:`incomplete_cholesky`.
@@ -157,22 +178,19 @@ def _in_order(X, kernel, rank, candidates, residual, floor) -> CholeskyFactor:
         C = np.asarray(kernel.block(X, X[batch], validate=False), dtype=np.float64)
         if G.shape[1]:
             C -= G @ G[batch].T
-        S, res = np.ascontiguousarray(C[batch].T), residual[batch].copy()   # S symmetric: row j is column j
-        GT, kept, pivots = np.zeros((batch.size, batch.size)), [], []
-        for j in range(batch.size):
-            if res[j] > floor:
-                pivots.append(np.sqrt(res[j]))
-                cholesky_step(GT, res, S[j], len(kept), j)
-                kept.append(j)
-        if not kept:
+        S = np.ascontiguousarray(C[batch].T)   # symmetric: row j is column j
+        GT, kept, pivots = batch_steps(S, residual[batch], floor)
+        if not kept.size:
             continue
         T = np.tril(GT[:len(kept)][:, kept].T, -1) + np.diag(pivots)
-        Gnew = sla.solve_triangular(T, C[:, kept].T, lower=True, check_finite=False).T
+        Ck = C if len(kept) == batch.size else C[:, kept]   # no n x b copy when every candidate is kept
+        Gnew = sla.solve_triangular(T, Ck.T, lower=True, check_finite=False).T
         Gnew[batch[kept]] = GT[:len(kept)].T[kept]   # the kept rows as the b-row steps left them
         traces.extend(traces[-1] - np.cumsum(np.einsum("ij,ij->j", Gnew, Gnew)))
-        residual -= np.einsum("ij,ij->i", Gnew, Gnew)
-        np.maximum(residual, 0.0, out=residual)
-        residual[batch[kept]] = 0.0
         chosen.extend(batch[kept])
-        G = np.hstack([G, Gnew])
+        G = np.hstack([G, Gnew]) if G.shape[1] else Gnew
+        if len(chosen) < rank and pos < candidates.size:   # a next batch reads the residuals
+            residual -= np.einsum("ij,ij->i", Gnew, Gnew)
+            np.maximum(residual, 0.0, out=residual)
+            residual[batch[kept]] = 0.0
     return CholeskyFactor(np.ascontiguousarray(G), np.asarray(chosen, dtype=np.int64), np.asarray(traces))

@@ -81,4 +81,9 @@ BACH13_KRR = PerfClaim(
     warm=dict(n=100),
     check=_krr_check,
     derive=_krr_derive,
+    # Single-threaded BLAS: the fit's products are n x p with p <= 75, and two threads made both the
+    # fit and the floor 3-9x slower at n = 1000 (0.67 ms single against 3.9-6.1 ms, floor, best of 30)
+    # and left the ratios to the threads' wake-ups: one full run read the floor at 1.64x the fit at
+    # n = 8000 and a time slope of 0.65 (2026-11-26, load 0.6-1.1).
+    single_thread=True,
 )
