@@ -142,8 +142,9 @@ def _smallest(cls):
     return [p[0] for p in params]
 
 
-@pytest.mark.parametrize("cls", [bench_kernels.GaussianBlock, bench_nystrom.NystromFit, bench_ullah18.RFOjaPass,
-                                 bench_ullah18.RFERMFit, bench_bach13.NystromKRRFit, bench_bach13.FullKRRFit])
+@pytest.mark.parametrize("cls", [bench_kernels.GaussianBlock, bench_nystrom.NystromFit, bench_nystrom.NystromFitFloat32,
+                                 bench_ullah18.RFOjaPass, bench_ullah18.RFERMFit, bench_bach13.NystromKRRFit,
+                                 bench_bach13.FullKRRFit])
 def test_asv_benchmark_bodies_run_on_smallest_params(cls):
     args = _smallest(cls)
     obj = cls()

@@ -40,3 +40,12 @@ class NystromFit:
         return self._fit(m).insample_error(K)
 
     track_insample_error.unit = "error"
+
+
+class NystromFitFloat32(NystromFit):
+    """The same fit on the rows rounded to float32: kernel blocks and K_bm^T K_bm in single
+    precision, summed in float64 (perf.float32 compares the two precisions in one run)."""
+
+    def setup(self, n, m):
+        super().setup(n, m)
+        self.X = self.X.astype("float32")
