@@ -84,12 +84,13 @@ def gram_accumulate(X, landmarks, kernel: Kernel, block_size=None, right=None):
     colsum = np.zeros(m)
     if right is not None:
         right = right.astype(X.dtype, copy=False)
-    for sl in _blocks(X.shape[0], b):
-        Kb = kernel.block(X[sl], L, validate=False)
-        F = Kb if right is None else Kb @ right
-        G += F.T @ F
-        colsum += Kb.sum(axis=0, dtype=np.float64)
-        del Kb, F  # else the next block is made while this one is alive: two blocks at the peak
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is the ValueError below, not a warning
+        for sl in _blocks(X.shape[0], b):
+            Kb = kernel.block(X[sl], L, validate=False)
+            F = Kb if right is None else Kb @ right
+            G += F.T @ F
+            colsum += Kb.sum(axis=0, dtype=np.float64)
+            del Kb, F  # else the next block is made while this one is alive: two blocks at the peak
     if not (np.isfinite(G).all() and np.isfinite(colsum).all()):
         raise ValueError(f"X: the {kernel.name} kernel's values on X overflow {X.dtype} (K_mn K_nm is not finite); "
                          + ("pass X as float64" if X.dtype == np.float32 else "rescale X or change the kernel"))

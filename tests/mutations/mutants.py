@@ -172,8 +172,8 @@ MUTANTS = (
     ),
     Mutant(
         "gram-pass-drops-colsum", "kernels/gram.py",
-        "        G += F.T @ F\n        colsum += Kb.sum(axis=0, dtype=np.float64)\n",
-        "        G += F.T @ F\n        colsum += Kb.sum(axis=0, dtype=np.float64) * (sl.stop < X.shape[0])\n",
+        "            G += F.T @ F\n            colsum += Kb.sum(axis=0, dtype=np.float64)\n",
+        "            G += F.T @ F\n            colsum += Kb.sum(axis=0, dtype=np.float64) * (sl.stop < X.shape[0])\n",
         "The blocked Gram pass drops the last block's column sums, so a centred fit subtracts a wrong mean.",
         ("tests/test_methods.py",),
         ("sterge20.cor43-gaussian-centred",),
