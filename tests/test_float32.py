@@ -35,7 +35,7 @@ def test_float32_features_are_within_the_round_off_of_their_argument(variant):
     arg = np.abs(X64) @ np.abs(fmap.omega) + np.abs(fmap.phase)
     if variant == "paired":
         arg = np.hstack([arg, arg])
-    scale = np.abs(Z64).max() if variant == "cos" else 1 / np.sqrt(64)
+    scale = np.sqrt(2 / 64) if variant == "cos" else np.sqrt(1 / 64)
     assert np.all(np.abs(Z32 - Z64) <= scale * ((8 + 3) * EPS32 * arg + 2 * EPS32))
 
 
@@ -55,10 +55,12 @@ def test_gram_accumulate_of_float32_rows_sums_in_float64_within_round_off():
     assert np.all(np.abs(s32 - s64) <= c * EPS32 * s64)
 
 
-#: Nyström on float32 rows against float64 on the same values at the same cut-off: top-10
-#: eigenvalues within 5.7e-8 relative (n = 20000, d = 10, m = 500, gamma = 0.1; the float32 pass
-#: alone, perf.float32's check at n = 200000); 1e-5 leaves room for other draws.
+#: Nyström on float32 rows against float64 on the same values at the same cut-off, at this test's
+#: sizes (n = 4000, d = 6, m = 200, gamma = 0.2), seeds 0-9, centred and not: top-5 eigenvalues
+#: within 2.8e-7 relative, so 1e-5; scores within 1.3e-5 of the largest (eigenvectors of a cluster
+#: of near-equal eigenvalues turn), so 1e-4.
 NYSTROM_REL = 1e-5
+NYSTROM_SCORES = 1e-4
 
 
 @pytest.mark.parametrize("center", [False, True])
@@ -73,7 +75,7 @@ def test_nystrom_on_float32_rows_matches_float64_at_the_float32_cut_off(center):
     assert a.coefficients_.dtype == np.float64 and a.basis_points_.dtype == np.float64
     S = a.transform(X32[:50])
     assert S.dtype == np.float64
-    np.testing.assert_allclose(np.abs(S), np.abs(b.transform(X64[:50])), atol=NYSTROM_REL * np.abs(S).max())
+    np.testing.assert_allclose(np.abs(S), np.abs(b.transform(X64[:50])), atol=NYSTROM_SCORES * np.abs(S).max())
 
 
 def test_nystrom_keeps_a_larger_rcond_on_float32_rows():
@@ -97,8 +99,9 @@ def test_rf_erm_on_float32_rows_matches_float64():
 
 
 #: Frequent Directions on float32 rows, against A^T A of the same values in float64:
-#: 0 <= A^T A - B^T B and ||A^T A - B^T B||_2 <= Delta held with no violation at all (10 seeds,
-#: n = 3000, d = 100, ell = 10, both rules); 1e-6 ||A||_F^2 (16 eps_32) allows the round-off.
+#: 0 <= A^T A - B^T B and ||A^T A - B^T B||_2 <= Delta held with no violation at all at this test's
+#: sizes (seeds 0-9, n = 2000, d = 60, ell = 10, both rules; also n = 3000, d = 100); 1e-6 ||A||_F^2
+#: (16 eps_32) allows the round-off.
 FD_ROUND_OFF = 1e-6
 
 

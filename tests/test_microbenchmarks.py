@@ -120,6 +120,16 @@ def test_pivoted_incomplete_cholesky(benchmark):
     assert F.factor.shape == (3000, 50)
 
 
+@pytest.mark.benchmark(group="pivoted-cholesky")
+def test_incomplete_cholesky_in_a_given_order(benchmark):
+    """The given-order factorisation (NystromKRR's columns): a batch's steps in one call of the
+    jitted ``batch_steps``."""
+    X = _data(3000, 10)
+    order = np.random.default_rng(1).permutation(3000)
+    F = bench(benchmark, incomplete_cholesky, X, Kernel("gaussian", gamma=0.1), 50, order)
+    assert F.factor.shape == (3000, 50)
+
+
 @pytest.mark.benchmark(group="leverage-scores")
 def test_exact_ridge_leverage_scores(benchmark):
     X = _data(800, 10)

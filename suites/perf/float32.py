@@ -8,17 +8,13 @@ import numpy as np
 from .data import gamma_for, gaussian_data
 from .harness import Goal, PerfClaim
 
-#: The methods of perf.float32 and what each fits (the sizes of its own perf declaration).
-METHODS = ("nystrom", "rf-erm", "skpca", "fd")
-
-
 def _data(n, d, **_):
     X = gaussian_data(n, d)
     return {np.float64: X, np.float32: X.astype(np.float32)}
 
 
 def _estimator(method, d, m=None, k=None, ell=None):
-    """The unfitted estimator of ``method`` (a :data:`METHODS` entry) at these sizes."""
+    """The unfitted estimator of ``method`` ("nystrom", "rf-erm", "skpca" or "fd") at these sizes."""
     from kpca_suite.kernels import FrequentDirections, Kernel
     from kpca_suite.methods import RFERM, SKPCA, NystromKPCA
     kern = Kernel("gaussian", gamma=gamma_for(d))
