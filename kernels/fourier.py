@@ -71,3 +71,98 @@ def fourier_features(x, eigenvalues) -> np.ndarray:
     if (lam < 0).any():
         raise ValueError(f"eigenvalues must be >= 0, got a minimum of {lam.min()!r}")
     return _fourier_block(x, np.sqrt(lam))
+
+
+#: Steps of the rotation recurrence in :func:`_trig_moments` between two exact evaluations of
+#: cos and sin: each step adds a few eps of relative error, so a term carries at most about
+#: 4 x RESET eps (the bound :func:`fourier_gram`'s test checks).
+RESET = 32
+
+
+@njit(cache=True)
+def _trig_moments(x, qmax):
+    """C[q] = sum_r cos(2 pi q x_r) and S[q] = sum_r sin(2 pi q x_r), q = 0..qmax.
+
+    Per point, (cos, sin) at frequency q + 1 is the rotation of those at q by the angle
+    2 pi x (two multiplications and an addition each), evaluated exactly, with the angle
+    reduced as in :func:`_fourier_block`, every :data:`RESET` frequencies."""
+    C = np.zeros(qmax + 1)
+    S = np.zeros(qmax + 1)
+    for r in range(x.shape[0]):
+        xr = x[r] - np.floor(x[r])
+        c1 = np.cos(_TWO_PI * xr)
+        s1 = np.sin(_TWO_PI * xr)
+        q = 0
+        while q <= qmax:
+            u = q * xr
+            a = _TWO_PI * (u - np.floor(u))
+            c = np.cos(a)
+            s = np.sin(a)
+            stop = min(q + RESET, qmax + 1)
+            while q < stop:
+                C[q] += c
+                S[q] += s
+                c, s = c * c1 - s * s1, s * c1 + c * s1
+                q += 1
+    return C, S
+
+
+@njit(cache=True)
+def _moment_gram(C, S, sqrt_lam, n):
+    """Psi^T Psi scaled by sqrt_lam on both sides, from the moments of :func:`_trig_moments`
+    (formulas in :func:`fourier_gram`); the column order of :func:`_fourier_block`."""
+    J = sqrt_lam.shape[0]
+    out = np.empty((J, J))
+    for i in range(J):
+        fi = (i + 1) // 2
+        for j in range(i + 1):
+            fj = (j + 1) // 2
+            lo, hi = C[fi - fj], C[fi + fj]  # j <= i, so fj <= fi
+            if j == 0:
+                v = n if i == 0 else _SQRT2 * (C[fi] if i % 2 == 1 else S[fi])
+            elif i % 2 == 1 and j % 2 == 1:
+                v = lo + hi
+            elif i % 2 == 0 and j % 2 == 0:
+                v = lo - hi
+            elif i % 2 == 1:  # cos at fi, sin at fj: S(fi + fj) - S(fi - fj)
+                v = S[fi + fj] - S[fi - fj]
+            else:  # sin at fi, cos at fj: S(fi + fj) + S(fi - fj)
+                v = S[fi + fj] + S[fi - fj]
+            v *= sqrt_lam[i] * sqrt_lam[j]
+            out[i, j] = v
+            out[j, i] = v
+    return out
+
+
+def fourier_gram(x, eigenvalues) -> np.ndarray:
+    """Phi^T Phi (J x J) of the feature matrix of :func:`fourier_features`, without Phi:
+    O(n J + J^2) instead of the O(n J^2) of the product.
+
+    With C(q) = sum_r cos(2 pi q x_r) and S(q) = sum_r sin(2 pi q x_r), the product
+    formulas give, for the basis functions of frequencies j and k,
+
+    .. math::  \\sum_r \\psi^{\\cos}_j \\psi^{\\cos}_k = C(j - k) + C(j + k), \\qquad
+               \\sum_r \\psi^{\\sin}_j \\psi^{\\sin}_k = C(j - k) - C(j + k),
+
+    .. math::  \\sum_r \\psi^{\\cos}_j \\psi^{\\sin}_k = S(j + k) - S(j - k), \\qquad
+               \\sum_r \\psi_1 \\psi^{\\cos}_j = \\sqrt 2\\, C(j), \\quad
+               \\sum_r \\psi_1 \\psi^{\\sin}_j = \\sqrt 2\\, S(j), \\quad \\sum_r \\psi_1^2 = n
+
+    (C even, S odd in q), and (Phi^T Phi)_ik = sqrt(lambda_i lambda_k) (Psi^T Psi)_ik. The
+    moments for q <= 2 max j take one rotation per point and frequency (:func:`_trig_moments`).
+    Entrywise within about n (4 RESET + 2) eps sqrt(lambda_i lambda_k) of the product
+    Phi^T Phi, which has errors of the same form (tests.test_theory measures both).
+
+    Parameters
+    ----------
+    x : array of shape (n,)
+        Points, finite.
+    eigenvalues : array of shape (J,)
+        lambda_1, ..., lambda_J, finite and >= 0, as for :func:`fourier_features`.
+    """
+    x = check_array(x, "x", ndim=1)
+    lam = check_array(eigenvalues, "eigenvalues", ndim=1)
+    if (lam < 0).any():
+        raise ValueError(f"eigenvalues must be >= 0, got a minimum of {lam.min()!r}")
+    C, S = _trig_moments(x, 2 * (lam.shape[0] // 2))
+    return _moment_gram(C, S, np.sqrt(lam), float(x.shape[0]))

@@ -374,14 +374,26 @@ def plot_fits(verdict, outdir) -> list:
         return save_figure(fig, outdir, safe_name(verdict.claim))
 
 
+#: Resolution of the PNG files (dots per inch).
+DPI = 120
+
+
 def save_figure(fig, outdir, name) -> list:
     """Write ``fig`` as ``outdir/name.png`` and ``.svg`` (the directory is made
-    if missing), close it, and return the two paths."""
+    if missing), close it, and return the two paths.
+
+    Both files are cropped to one tight bounding box (everything drawn, padded by
+    0.1 inch), laid out once here: ``bbox_inches="tight"`` would lay the figure out
+    again for each file before drawing it, and the plots were about a tenth of the
+    quick profile's time."""
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     paths = [outdir / f"{name}.png", outdir / f"{name}.svg"]
+    fig.set_dpi(DPI)
+    fig.draw_without_rendering()
+    bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(0.1)
     for path in paths:
-        fig.savefig(path, dpi=120, bbox_inches="tight")
+        fig.savefig(path, dpi=DPI, bbox_inches=bbox)
     pyplot().close(fig)
     return paths
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
-from kpca_suite.kernels.fourier import fourier_features
+from kpca_suite.kernels.fourier import RESET, fourier_features, fourier_gram
 
 
 def _lam(J, seed=0):
@@ -75,6 +75,30 @@ def test_periodic_and_accurate_at_high_frequency():
     assert_allclose(P0[:, 2 * j - 1], np.sqrt(2) * np.cos(2 * np.pi * j * x), rtol=0, atol=1e-11)
 
 
+@pytest.mark.parametrize("J, n", [(1, 5), (2, 40), (9, 300), (64, 1000), (257, 2000)])
+def test_moment_gram_is_the_product(J, n):
+    """fourier_gram (trigonometric moments) against Phi^T Phi (GEMM), every pair of column
+    kinds, points off [0, 1). Each moment term carries at most about (4 RESET + 2) eps (exact
+    trig, then up to RESET rotations), and a sum of n terms of size <= 2 adds up to n eps each
+    (recursive summation; the GEMM the same): entry (i, k) within
+    (4 RESET + 2 + 2 n) n eps sqrt(lambda_i lambda_k) x 2."""
+    rng = np.random.default_rng(J)
+    x, lam = rng.uniform(-2.0, 3.0, n), _lam(J, seed=J)
+    Phi = fourier_features(x, lam)
+    bound = 2 * (4 * RESET + 2 + 2 * n) * n * np.finfo(float).eps * np.sqrt(np.outer(lam, lam))
+    excess = np.abs(fourier_gram(x, lam) - Phi.T @ Phi) / bound
+    assert excess.max() <= 1.0, excess.max()
+
+
+@pytest.mark.parametrize("J", [64, 129, 1000])
+def test_moment_gram_on_grid(J):
+    """The grid identity of test_orthonormal_on_grid without the feature matrix; the moments
+    run up to frequency 2 max j, past the grid's Nyquist frequency, and cancel in the formulas."""
+    lam = _lam(J)
+    N = 2 * ((J + 1) // 2) + 2
+    assert_allclose(fourier_gram(np.arange(N) / N, lam) / N, np.diag(lam), rtol=0, atol=1e-12)
+
+
 @pytest.mark.parametrize("x, lam, match", [
     ([0.1, np.nan], [1.0], "x"),
     ([0.1, np.inf], [1.0], "x"),
@@ -84,6 +108,7 @@ def test_periodic_and_accurate_at_high_frequency():
     ([0.1], [1.0, np.nan], "eigenvalues"),
     ([0.1], [[1.0]], "eigenvalues"),
 ])
-def test_bad_input(x, lam, match):
+@pytest.mark.parametrize("fn", [fourier_features, fourier_gram])
+def test_bad_input(x, lam, match, fn):
     with pytest.raises(ValueError, match=match):
-        fourier_features(x, lam)
+        fn(x, lam)

@@ -104,6 +104,17 @@ def test_kappa_is_sup_of_diagonal(model):
     assert model.kappa == pytest.approx(lam[0] + 2 * lam[1::2].sum())
 
 
+@pytest.mark.parametrize("zero_mean", [False, True])
+def test_sample_gram_is_the_gram_of_the_features(zero_mean):
+    """FourierModel.sample_gram (trigonometric moments) is features(x)^T features(x), the
+    zero-mean twin's without the constant column; entries up to n = 200, round-off ~1e-13."""
+    model = FourierModel("poly", 2.0, 31, zero_mean=zero_mean)
+    x = model.sample(200, 0)
+    Phi = model.features(x)
+    assert model.sample_gram(x).shape == (31, 31)
+    assert_allclose(model.sample_gram(x), Phi.T @ Phi, rtol=0, atol=1e-10)
+
+
 @pytest.mark.parametrize("n", [15, 40])  # n < J: Gram side; n >= J: covariance side
 def test_ekpca_population_error_matches_kernel_side(n):
     model = FourierModel("poly", 2.0, 31)

@@ -25,7 +25,7 @@ from scipy.linalg import eigh
 from scipy.sparse.linalg import eigsh
 from scipy.special import zeta
 
-from kpca_suite.kernels.fourier import fourier_features
+from kpca_suite.kernels.fourier import fourier_features, fourier_gram
 from kpca_suite.kernels.validation import check_array, check_positive, check_random_state, check_rank
 
 from .effective_dimension import check_eigenvalues, fourier_sup
@@ -160,6 +160,12 @@ class FourierModel:
         zero-mean twin without its constant column, whose weight is 0)."""
         Phi = fourier_features(x, self.basis_weights)
         return np.ascontiguousarray(Phi[:, 1:]) if self.zero_mean else Phi
+
+    def sample_gram(self, x) -> np.ndarray:
+        """Phi^T Phi (J x J) for Phi = ``features(x)``, from the trigonometric moments of x
+        (:func:`kernels.fourier.fourier_gram`): O(n J + J^2) instead of O(n J^2)."""
+        G = fourier_gram(x, self.basis_weights)
+        return np.ascontiguousarray(G[1:, 1:]) if self.zero_mean else G
 
     def tail(self, ell: int) -> float:
         """R_{C,ell} = sum_{i > ell} lambda_i, 0 <= ell <= J (eq. (14) with identity (13))."""

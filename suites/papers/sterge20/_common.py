@@ -34,9 +34,20 @@ def _model(p) -> FourierModel:
 
 
 def _sample_features(cell: Cell):
+    """The cell's model, its sample x (n,) and the feature rows Phi = Phi(x) (n x J)."""
     model = _model(cell.p)
     x = model.sample(cell.n, cell.rng())
-    return model, model.features(x)
+    return model, x, model.features(x)
+
+
+def centring_term(cell: Cell, model, Phi) -> dict:
+    """On the zero-mean twin (:mod:`.centred`), ``centring`` = ||mu_n||^2 / R_{C,l} of the
+    sample (mu_n the mean feature row, l the cell's); nothing on the original model. The
+    experiments add it from the sample they fit on, so a twin's cell samples once."""
+    if not model.zero_mean:
+        return {}
+    mu = Phi.mean(axis=0)
+    return {"centring": float(mu @ mu) / model.tail(cell.p["ell"])}
 
 
 def _population_R(cell: Cell, model, Phi, ell, m, factory):

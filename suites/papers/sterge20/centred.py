@@ -26,11 +26,9 @@ here as there); centring faults fail claims on data with a mean.
 from __future__ import annotations
 
 import dataclasses
-import functools
 
-from ...claim import Cell, Claim, Grid, Tolerance
+from ...claim import Claim, Grid, Tolerance
 from . import bound, rates
-from ._common import _sample_features
 
 TRANSFER = ("; the zero-mean twin (no constant basis function, so E Phi(X) = 0 and the centred covariance "
             "is C = diag(lambda)): a centring fit changes C_n by the rank-one mu_n mu_n^T, E||mu_n||^2 = "
@@ -43,27 +41,17 @@ def _zero_mean(grid: Grid) -> Grid:
                                describe=grid.describe and grid.describe + ", zero-mean twin")
 
 
-def centring_experiment(experiment, cell: Cell, estimators) -> dict:
-    """``experiment`` on the zero-mean twin, and the centring term ||mu_n||^2 / R_{C,l}
-    of its sample (mu_n the mean feature row, R_{C,l} the optimum at the cell's l)."""
-    out = experiment(cell, estimators)
-    model, Phi = _sample_features(cell)
-    mu = Phi.mean(axis=0)
-    out["centring"] = float(mu @ mu) / model.tail(cell.p["ell"])
-    return out
-
-
 def centred_twin(claim: Claim, faults: tuple, evidence: str) -> Claim:
     """The twin of ``claim`` on the zero-mean model: id ``<id>-centred``, the same
-    judge and tolerance rule, an estimand shared by centred and uncentred
-    implementations (``subject.centred = None``), the centring term measured, and its
+    experiment, judge and tolerance rule, an estimand shared by centred and uncentred
+    implementations (``subject.centred = None``), the centring term measured (the
+    experiment adds it on the zero-mean model, :func:`._common.centring_term`), and its
     own faults and evidence."""
     return dataclasses.replace(
         claim, id=claim.id + "-centred",
         statement=claim.statement + ", centred in feature space or not",
         data=claim.data + TRANSFER,
         metrics=(*claim.metrics, "centring"),
-        experiment=functools.partial(centring_experiment, claim.experiment),
         grid=claim.grid.map(_zero_mean),
         subject=dataclasses.replace(claim.subject, centred=None),
         tolerance=Tolerance(claim.tolerance.rule, evidence),

@@ -38,7 +38,7 @@ def _effdim_levels(n):
 def effdim_experiment(cell: Cell, estimators) -> dict:
     """sum_i l_i(t) (``estimators["leverage"]``) against the population
     N_C(t) = sum_i lam_i / (lam_i + t) (Theorem 4.1) at each level t."""
-    model, Phi = _sample_features(cell)
+    model, _, Phi = _sample_features(cell)
     t = _effdim_levels(cell.n)
     S = estimators[cell.method](Phi, t)
     N = effective_dimension(model.eigenvalues, t)
