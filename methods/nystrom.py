@@ -68,6 +68,7 @@ from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, eigsh
 
 from kpca_suite.kernels import Kernel, centred_trace, check_array, gram_accumulate
 from kpca_suite.kernels.dask_arrays import add_terms, check_dask_array, gather_rows, is_dask_array, tree_reduce
+from kpca_suite.kernels.psd_eigh import eigh_above
 from kpca_suite.kernels.threads import blas_single_thread
 
 from .base import KPCABase, check_choice, check_components_rank
@@ -397,7 +398,9 @@ class NystromKPCA(KPCABase):
     def _whitener(self, Kmm, landmarks):
         """The whitening (an extension point, see the class docstring): W with
         W^T K_mm W = I_r on the kept directions (eigenvalues above rcond x the largest):
-        K_mm = V diag(s) V^T, W = V_r diag(s_r^{-1/2}), with ``effective_rank_`` = r.
+        K_mm = V diag(s) V^T, W = V_r diag(s_r^{-1/2}), with ``effective_rank_`` = r; only the
+        kept pairs are computed when a pivoted Cholesky probe shows r to be small
+        (:func:`kernels.psd_eigh.eigh_above`).
 
         For the linear kernel on explicit features with fewer columns than
         landmarks (d < m, given ``landmarks``), K_mm = L L^T has rank <= d, and its
@@ -420,10 +423,9 @@ class NystromKPCA(KPCABase):
                                  "use whitening='eigh'") from None
             self.effective_rank_ = Kmm.shape[0]
             return sla.solve_triangular(R, np.eye(R.shape[0]))
-        s, V = np.linalg.eigh(Kmm)
-        keep = s > self.rcond_ * s.max()
-        self.effective_rank_ = int(keep.sum())
-        return V[:, keep] / np.sqrt(s[keep])
+        s, V = eigh_above(Kmm, self.rcond_)  # MRRR on the kept range when K_mm's rank is small
+        self.effective_rank_ = s.size
+        return V / np.sqrt(s)
 
 
 def gram_terms(landmarks, kernel, block_size, X):
