@@ -22,6 +22,8 @@ import pytest
 from kpca_suite.kernels import (FrequentDirections, Kernel, approximate_leverage_scores, draw_rff,
                                 exact_leverage_scores, fourier_features, incomplete_cholesky, oja_updates,
                                 orthonormalize)
+from kpca_suite.kernels.fourier import fourier_gram
+from kpca_suite.kernels.psd_eigh import eigh_above
 from kpca_suite.methods import RFERM, NystromKPCA
 
 KERNEL_NAMES = ("gaussian", "laplacian", "cauchy", "polynomial", "linear")
@@ -53,6 +55,26 @@ def test_fourier_feature_map(benchmark):
     lam = np.arange(1, 257, dtype=float) ** -2.0
     Phi = bench(benchmark, fourier_features, x, lam)
     assert Phi.shape == (4000, 256)
+
+
+@pytest.mark.benchmark(group="fourier-features")
+def test_fourier_gram_from_moments(benchmark):
+    """Phi^T Phi without Phi (kernels.fourier.fourier_gram): O(n J + J^2), against the
+    feature map above and the product's O(n J^2)."""
+    x = np.random.default_rng(0).random(4000)
+    lam = np.arange(1, 257, dtype=float) ** -2.0
+    G = bench(benchmark, fourier_gram, x, lam)
+    assert G.shape == (256, 256)
+
+
+@pytest.mark.benchmark(group="psd-eigh")
+@pytest.mark.parametrize("d", [1, 10])
+def test_eigh_above(benchmark, d):
+    """The kept eigenpairs of a Gaussian K_mm (m = 1000): of low rank (d = 1, the probe
+    stops and MRRR computes about 30 pairs) and of full rank (d = 10, probe and full solve)."""
+    K = Kernel("gaussian", gamma=3.0 / d).block(_data(1000, d))
+    s, V = bench(benchmark, eigh_above, K, 1e-8)
+    assert V.shape == (1000, s.size) and s.size > 0
 
 
 @pytest.mark.benchmark(group="random-fourier-features")
