@@ -93,7 +93,8 @@ FORMULA_TOL = 1e-12
 
 def bound_experiment(cell: Cell, estimators) -> dict:
     """R of uniform Nyström and of EKPCA against eqs. (15) and (17) at the best admissible
-    t; ``bound_formula``: the bounds against their direct evaluation (relative, worst level)."""
+    t; ``bound_formula``: the bounds against their direct evaluation (relative, worst level);
+    on the zero-mean twin also ``centring``."""
     model, x, Phi = _sample_features(cell)
     t, m, b15, b17, formula = _bound_setting(cell.n, model, estimators)
     R, _ = _population_R(cell, model, Phi, BOUND_ELL, m, estimators["nystrom"])

@@ -120,7 +120,8 @@ def rate_experiment(cell: Cell, estimators) -> dict:
     EKPCA error on the same sample and ``score_mass_log`` = |log(sum_i l~_i(s) / sum_i l_i(s))|,
     the approximate ridge leverage scores ALS samples from (``estimators["scores"]``, pilot
     of m points, s = n^-theta) against the exact ones, in total: the effective dimension
-    they estimate."""
+    they estimate (Phi^T Phi from the sample's trigonometric moments when n >= J,
+    :meth:`theory.FourierModel.sample_gram`). On the zero-mean twin also ``centring``."""
     p = cell.p
     model, x, Phi = _sample_features(cell)
     R, k = _population_R(cell, model, Phi, p["ell"], p["m"], estimators["nystrom"])
