@@ -131,7 +131,7 @@ class SubsetPCA(_SubsetBase):
         self.basis_points_ = L
         self.n_samples_ = n
         self.subset_eigenvalues_ = lam
-        self.all_eigenvalues_ = np.einsum("ij,ik,kj->j", B, Gp, B) / n
+        self.all_eigenvalues_ = np.einsum("ij,ij->j", B, Gp @ B) / n  # diag(B^T G' B) / n, one GEMM
         self.eigenvalues_ = self.all_eigenvalues_[:k]
         self.literal_coefficients_ = B[:, :k]
         self.coefficients_ = T @ B[:, :k]
