@@ -124,6 +124,23 @@ def test_uci_random_rows_and_raw_values():
     assert digits.shape[0] == 1000 and np.allclose(digits.std(0), 1)
 
 
+@pytest.mark.parametrize("name", ds.BAG_OF_WORDS)
+def test_bag_of_words_kept_rows_are_the_full_matrix_rows(name):
+    """load_uci fills only the kept documents' rows; they equal the rows of the whole
+    doc x word matrix (_read_uci), for the first and for random rows, with the same
+    columns (every word of the file, the constant ones then dropped); n > the number of
+    documents is the usual error."""
+    full = ds._read_uci(name)[0]
+    for rows, keep in (("first", np.arange(200)),
+                       ("random", np.sort(np.random.default_rng(4).choice(len(full), 200, replace=False)))):
+        want = full[keep]
+        want = want[:, want.std(axis=0) > 0]
+        got, _ = ds.load_uci(name, n=200, rows=rows, random_state=np.random.default_rng(4), standardize=False)
+        np.testing.assert_array_equal(got, want)
+    with pytest.raises(ValueError, match=f"exceeds the {len(full)} rows"):
+        ds.load_uci(name, n=len(full) + 1)
+
+
 @pytest.mark.parametrize("kw,match", [
     (dict(name="mnist"), "dataset must be one of"),
     (dict(name="yeast", rows="last"), "rows must be one of"),
