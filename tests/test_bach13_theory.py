@@ -177,6 +177,21 @@ def test_optimal_lambda_is_the_minimum():
         optimal_lambda(np.clip(e, 0, None), c, n, 1.0, log10_range=(-1.0, 2.0))
 
 
+@pytest.mark.parametrize("chunk", [1, 256 * 7, 256 * 1000])
+def test_optimal_lambda_grid_in_chunks_is_the_same(monkeypatch, chunk):
+    """The grid evaluated one level, 7 levels or every level at a time (RISK_CHUNK values per
+    array, n = 256 eigenvalues): the same lambda* and risk, bit for bit."""
+    from kpca_suite.theory import dof
+
+    n = 256
+    e = np.clip(grid_spectrum(PeriodicKernel("poly", 1), n), 0, None)
+    c = grid_energy(periodic_signal(grid_design(n), "poly", 2))
+    monkeypatch.setattr(dof, "RISK_CHUNK", 1 << 30)
+    whole = optimal_lambda(e, c, n, 1.0)
+    monkeypatch.setattr(dof, "RISK_CHUNK", chunk)
+    assert optimal_lambda(e, c, n, 1.0) == whole
+
+
 def test_table1_lines():
     """The lines of the paper's Table 1 for the Figure 2 and Section 4.3 cases."""
     assert table1_line("poly", 1, "poly", 8).line == 1      # Fig. 2, beta = 1, delta = 8
