@@ -27,8 +27,9 @@ _SQRT2 = np.sqrt(2.0)
 
 
 @njit(cache=True, parallel=True)
-def _fourier_block(x, sqrt_lam):
-    """out[r, c] = sqrt_lam[c] psi_c(x[r]) in the 0-based column order above.
+def _fourier_block(x, sqrt_lam, first):
+    """out[r, c - first] = sqrt_lam[c] psi_c(x[r]) for the 0-based columns c = first..J-1
+    in the order above (first = 1 leaves the constant out).
 
     The angle is reduced before the trigonometric call: u = frac(j frac(x)), so
     cos(2 pi u) is evaluated on [0, 2 pi) and the only error growing with the
@@ -36,21 +37,22 @@ def _fourier_block(x, sqrt_lam):
     """
     n = x.shape[0]
     J = sqrt_lam.shape[0]
-    out = np.empty((n, J), dtype=np.float64)
+    out = np.empty((n, J - first), dtype=np.float64)
     for r in prange(n):
         xr = x[r] - np.floor(x[r])
-        out[r, 0] = sqrt_lam[0]
+        if first == 0:
+            out[r, 0] = sqrt_lam[0]
         for c in range(1, J):
             u = ((c + 1) // 2) * xr
             a = _TWO_PI * (u - np.floor(u))
             if c % 2 == 1:
-                out[r, c] = _SQRT2 * sqrt_lam[c] * np.cos(a)
+                out[r, c - first] = _SQRT2 * sqrt_lam[c] * np.cos(a)
             else:
-                out[r, c] = _SQRT2 * sqrt_lam[c] * np.sin(a)
+                out[r, c - first] = _SQRT2 * sqrt_lam[c] * np.sin(a)
     return out
 
 
-def fourier_features(x, eigenvalues) -> np.ndarray:
+def fourier_features(x, eigenvalues, constant: bool = True) -> np.ndarray:
     """Feature matrix Phi with Phi[r, i] = sqrt(lambda_i) psi_i(x_r) (the basis above).
 
     Parameters
@@ -60,17 +62,20 @@ def fourier_features(x, eigenvalues) -> np.ndarray:
         from U[0, 1).
     eigenvalues : array of shape (J,)
         lambda_1, ..., lambda_J, finite and >= 0.
+    constant : bool
+        False leaves out the column of the constant psi_1 (lambda_1 is then unused): the
+        zero-mean model's features, made without an n x J copy.
 
     Returns
     -------
-    Phi : ndarray of shape (n, J), float64
+    Phi : ndarray of shape (n, J) (constant=False: (n, J - 1)), float64
         Phi Phi^T is the Gram matrix of k(x, y) = sum_i lambda_i psi_i(x) psi_i(y).
     """
     x = check_array(x, "x", ndim=1)
     lam = check_array(eigenvalues, "eigenvalues", ndim=1)
     if (lam < 0).any():
         raise ValueError(f"eigenvalues must be >= 0, got a minimum of {lam.min()!r}")
-    return _fourier_block(x, np.sqrt(lam))
+    return _fourier_block(x, np.sqrt(lam), 0 if constant else 1)
 
 
 #: Steps of the rotation recurrence in :func:`_trig_moments` between two exact evaluations of

@@ -75,6 +75,15 @@ def test_periodic_and_accurate_at_high_frequency():
     assert_allclose(P0[:, 2 * j - 1], np.sqrt(2) * np.cos(2 * np.pi * j * x), rtol=0, atol=1e-11)
 
 
+@pytest.mark.parametrize("J", [1, 2, 9, 64])
+def test_without_the_constant_column(J):
+    """constant=False: the same values as the full map without its first column, bit for bit."""
+    x, lam = np.random.default_rng(J).uniform(-1.0, 2.0, 50), _lam(J, seed=J)
+    got = fourier_features(x, lam, constant=False)
+    assert got.shape == (50, J - 1) and got.flags.c_contiguous
+    np.testing.assert_array_equal(got, fourier_features(x, lam)[:, 1:])
+
+
 @pytest.mark.parametrize("J, n", [(1, 5), (2, 40), (9, 300), (64, 1000), (257, 2000)])
 def test_moment_gram_is_the_product(J, n):
     """fourier_gram (trigonometric moments) against Phi^T Phi (GEMM), every pair of column

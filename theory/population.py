@@ -158,8 +158,7 @@ class FourierModel:
     def features(self, x) -> np.ndarray:
         """Phi(x), shape (n, J) (:func:`kernels.fourier.fourier_features`; for the
         zero-mean twin without its constant column, whose weight is 0)."""
-        Phi = fourier_features(x, self.basis_weights)
-        return np.ascontiguousarray(Phi[:, 1:]) if self.zero_mean else Phi
+        return fourier_features(x, self.basis_weights, constant=not self.zero_mean)
 
     def sample_gram(self, x) -> np.ndarray:
         """Phi^T Phi (J x J) for Phi = ``features(x)``, from the trigonometric moments of x
