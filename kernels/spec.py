@@ -104,7 +104,7 @@ class Kernel:
                 xd, yd = self._raw_poly_diag(X), self._raw_poly_diag(Y)
             else:
                 xd = yd = np.empty(0)
-            return _jit.polynomial_from_gram(G, self.gamma, self.coef0, float(self.degree),
+            return _jit.polynomial_from_gram(G, self.gamma, self.coef0, int(self.degree),
                                              xd, yd, self.normalize)
         x_sq = _jit.row_sq_norms(X)
         y_sq = x_sq if Y is X else _jit.row_sq_norms(Y)
@@ -124,7 +124,7 @@ class Kernel:
         return self._raw_poly_diag(X)
 
     def _raw_poly_diag(self, X):
-        return (self.gamma * _jit.row_sq_norms(X) + self.coef0) ** self.degree
+        return _jit.polynomial_diag(_jit.row_sq_norms(X), float(self.gamma), float(self.coef0), int(self.degree))
 
     def sup_diag(self, X=None) -> float:
         """kappa = sup_x k(x, x): 1 for the bounded translation-invariant and
