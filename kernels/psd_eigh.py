@@ -47,7 +47,7 @@ def numerical_rank_at_most(K, tol: float, max_steps: int):
         i = int(np.argmax(residual))
         if residual[i] <= floor:
             return r
-        cholesky_step(GT, residual, np.ascontiguousarray(K[:, i]), r, i)
+        cholesky_step(GT, residual, np.ascontiguousarray(K[i]), r, i)  # row i = column i (K symmetric)
     return None
 
 

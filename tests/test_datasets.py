@@ -127,10 +127,16 @@ def test_uci_random_rows_and_raw_values():
 @pytest.mark.parametrize("name", ds.BAG_OF_WORDS)
 def test_bag_of_words_kept_rows_are_the_full_matrix_rows(name):
     """load_uci fills only the kept documents' rows; they equal the rows of the whole
-    doc x word matrix (_read_uci), for the first and for random rows, with the same
-    columns (every word of the file, the constant ones then dropped); n > the number of
-    documents is the usual error."""
-    full = ds._read_uci(name)[0]
+    doc x word matrix, built here from the file without the loader's cache or row
+    mapping, for the first and for random rows, with the same columns (every word of the
+    file, the constant ones then dropped); _read_uci returns that whole matrix; n > the
+    number of documents is the usual error."""
+    trip = np.loadtxt(ds.uci_data_path(name), dtype=np.int64).reshape(-1, 3)
+    docs, di = np.unique(trip[:, 0], return_inverse=True)
+    words, wi = np.unique(trip[:, 1], return_inverse=True)
+    full = np.zeros((docs.size, words.size))
+    full[di, wi] = trip[:, 2]
+    np.testing.assert_array_equal(ds._read_uci(name)[0], full)
     for rows, keep in (("first", np.arange(200)),
                        ("random", np.sort(np.random.default_rng(4).choice(len(full), 200, replace=False)))):
         want = full[keep]

@@ -288,3 +288,19 @@ def test_centred_trace_is_the_trace_of_the_doubly_centred_gram(name):
     expected = np.trace(H @ K @ H) / 203
     assert centred_trace(X, kern, block_size=50) == pytest.approx(expected, rel=1e-12)
     assert centred_trace(X, kern) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("normalize", [False, True])
+@pytest.mark.parametrize("degree", [1, 2, 4, 5, 6, 7])
+def test_polynomial_every_degree_against_scikit_learn(degree, normalize):
+    """The block's integer power (binary exponentiation: degrees 4-7 take the squaring and the
+    odd-bit branches in every combination) and its normalisation, against scikit-learn's
+    float power, with negative bases (coef0 = 0: gamma x^T y < 0 for about half the pairs);
+    and the diagonal against k(x, x)."""
+    X, Y = _data(30, 4, 1), _data(20, 4, 2)
+    k = Kernel("polynomial", gamma=0.5, degree=degree, coef0=0.0 if not normalize else 1.0, normalize=normalize)
+    want = (_normalised_poly(X, Y, 0.5, degree, 1.0) if normalize
+            else polynomial_kernel(X, Y, degree=degree, gamma=0.5, coef0=0.0))
+    assert_allclose(k.block(X, Y), want, rtol=RTOL, atol=1e-14 * np.abs(want).max())
+    if not normalize:
+        assert_allclose(k.diag(X), np.diag(polynomial_kernel(X, degree=degree, gamma=0.5, coef0=0.0)), rtol=RTOL)

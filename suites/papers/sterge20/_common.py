@@ -7,7 +7,7 @@ import numpy as np
 
 from kpca_suite.kernels import Kernel
 from kpca_suite.methods import NystromKPCA, UniformLandmarks
-from kpca_suite.theory import FourierModel
+from kpca_suite.theory import FourierModel, smaller_gram
 
 from ...claim import Cell, PerProfile
 from ...probes import fitted_subspace
@@ -38,6 +38,13 @@ def _sample_features(cell: Cell):
     model = _model(cell.p)
     x = model.sample(cell.n, cell.rng())
     return model, x, model.features(x)
+
+
+def reference_gram(model, x, Phi):
+    """The Gram of the sample's features on their smaller side, for the EKPCA error and the
+    exact scores: Phi^T Phi from x's trigonometric moments when n >= J
+    (:meth:`theory.FourierModel.sample_gram`, O(n J + J^2)), else Phi Phi^T."""
+    return model.sample_gram(x) if len(x) >= model.J else smaller_gram(Phi)
 
 
 def centring_term(cell: Cell, model, Phi) -> dict:

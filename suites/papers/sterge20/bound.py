@@ -14,7 +14,7 @@ from kpca_suite.theory.effective_dimension import effective_dimension, max_effec
 from ...claim import Cell, Claim, Fault, Grid, PerProfile, Tolerance
 from ...judging import AllOf, AllWithin, ProbableBound
 from ...roles import Subject
-from ._common import RATE_DATA, _population_R, _sample_features, centring_term, uniform_nystrom
+from ._common import RATE_DATA, _population_R, _sample_features, centring_term, reference_gram, uniform_nystrom
 
 BOUND_TAU, BOUND_ELL, BOUND_DELTA = 2.0, 4, 0.05
 
@@ -98,8 +98,7 @@ def bound_experiment(cell: Cell, estimators) -> dict:
     model, x, Phi = _sample_features(cell)
     t, m, b15, b17, formula = _bound_setting(cell.n, model, estimators)
     R, _ = _population_R(cell, model, Phi, BOUND_ELL, m, estimators["nystrom"])
-    R_e = ekpca_population_error(Phi, BOUND_ELL, model.eigenvalues,
-                                 model.sample_gram(x) if cell.n >= model.J else None)
+    R_e = ekpca_population_error(Phi, BOUND_ELL, model.eigenvalues, reference_gram(model, x, Phi))
     return {"R_nys": R, "R_ekpca": R_e, "bound15": b15, "bound17": b17, "bound_formula": formula, "t": t,
             "m": float(m), "trace": float(model.eigenvalues.sum()), **centring_term(cell, model, Phi)}
 

@@ -13,13 +13,13 @@ from scipy.linalg import lapack
 from kpca_suite.kernels import approximate_leverage_scores
 from kpca_suite.methods import LeverageScoreLandmarks, NystromKPCA, UniformLandmarks
 from kpca_suite.theory import (default_J, ekpca_population_error, exp_grid, octaves,
-                               poly_grid, smaller_gram, smallest_n)
+                               poly_grid, smallest_n)
 
 from ...claim import Cell, Claim, Fault, Grid, PerProfile, Tolerance
 from ...judging import AllOf, AllWithin, MeanAtMost, SlopeInBand, Where
 from ...roles import Subject
 from ._common import (ALPHA, LINEAR, POLY_J, RATE_DATA, SEEDS, TAU, _RankCappedNystrom, _population_R,
-                      _sample_features, centring_term, uniform_nystrom)
+                      _sample_features, centring_term, reference_gram, uniform_nystrom)
 
 THETA = 0.5
 
@@ -120,15 +120,15 @@ def rate_experiment(cell: Cell, estimators) -> dict:
     EKPCA error on the same sample and ``score_mass_log`` = |log(sum_i l~_i(s) / sum_i l_i(s))|,
     the approximate ridge leverage scores ALS samples from (``estimators["scores"]``, pilot
     of m points, s = n^-theta) against the exact ones, in total: the effective dimension
-    they estimate (Phi^T Phi from the sample's trigonometric moments when n >= J,
-    :meth:`theory.FourierModel.sample_gram`). On the zero-mean twin also ``centring``."""
+    they estimate (the Gram of :func:`._common.reference_gram`). On the zero-mean twin also
+    ``centring``."""
     p = cell.p
     model, x, Phi = _sample_features(cell)
     R, k = _population_R(cell, model, Phi, p["ell"], p["m"], estimators["nystrom"])
     tail = model.tail(p["ell"])
     out = {"R": R, "R_C": tail, "ratio": R / tail, "k": float(k), **centring_term(cell, model, Phi)}
     if cell.method == "als":
-        gram = model.sample_gram(x) if cell.n >= model.J else smaller_gram(Phi)
+        gram = reference_gram(model, x, Phi)
         R_e = ekpca_population_error(Phi, p["ell"], model.eigenvalues, gram)
         s = cell.n ** -THETA
         approx = estimators["scores"](Phi, LINEAR, s, min(cell.n, p["m"]), cell.rng("pilot"))
