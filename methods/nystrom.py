@@ -36,9 +36,11 @@ round-off (:meth:`NystromKPCA._eigh_whitener`).
 
 Only the top k eigenpairs of M are solved for in ``fit`` (:func:`top_eigenpairs`);
 ``all_eigenvalues_`` (all r of them, for the in-sample error curve) is computed
-from the stored M on first access. The m^3 steps run LAPACK on one thread, which
-was faster than two for every step on a loaded machine, and keeps the bits
-independent of the core count (perf.nystrom-kpca measures the fit).
+from the stored M on first access. The m^3 steps (K_mm's factor or whitening before the
+pass, the solve after it; K_mm is factored once) run LAPACK on one thread, which was
+faster than two for every step on a loaded machine, and keeps the bits independent of
+the core count; a two-threaded factor before the pass also slowed the pass
+(:meth:`NystromKPCA._eigh_whitener`; perf.nystrom-kpca measures the fit).
 In-sample error by eq. (19): (1/n) tr K - sum_{j <= l} lambda_hat_{j,m}.
 
 A float32 X (in memory; a dask array's chunks are fitted in float64) is fitted in single
@@ -210,10 +212,11 @@ class NystromKPCA(KPCABase):
         # eigen solve in float64, on the landmarks' float32 values when X is float32.
         Xm = X[idx]
         L = Xm.astype(np.float64, copy=False)
-        W = self._eigh_whitener(self.kernel.block(L, validate=False), L)
-        if W is None:  # K_mm is made again after the pass, so the pass's peak memory holds no m x m copy of it
+        with blas_single_thread():  # an m^3 step, on one thread like the others (see _eigh_whitener)
+            W, chol = self._eigh_whitener(self.kernel.block(L, validate=False), L)
+        if W is None:
             G, colsum = gram_accumulate(X, Xm, self.kernel, self.block_size)
-            self._fit_gram(G, colsum, n, idx, L)
+            self._fit_gram(G, colsum, n, idx, L, chol)
         elif 5 * W.shape[1] <= 2 * W.shape[0]:  # r <= 0.4 m: 2 n m r + n r^2 flops beat the n m^2 of K_mn K_nm
             M, colsum = gram_accumulate(X, Xm, self.kernel, self.block_size, right=W)
             M /= n
@@ -241,9 +244,20 @@ class NystromKPCA(KPCABase):
         return self
 
     def _eigh_whitener(self, Kmm, landmarks):
-        """W (m x r) from :meth:`_whitener` when the default solve whitens by eigh (K_mm not
-        well conditioned enough for its Cholesky factor), computed before the pass over X;
-        else None, and the pass forms K_mn K_nm for :meth:`_eig`.
+        """(W, chol) before the pass over X, when the default solve whitens by eigh: chol, the
+        Cholesky factor of K_mm, when K_mm is well conditioned enough for it (W None: the pass
+        forms K_mn K_nm, and the solve reuses chol instead of factoring K_mm again after the
+        pass); else W (m x r) from :meth:`_whitener` (chol None). (None, None) for another
+        whitening, an overridden ``_eig`` or explicit features: the pass forms K_mn K_nm for
+        :meth:`_eig`, which makes K_mm again after the pass.
+
+        ``fit`` runs this on one BLAS thread, as the module docstring says of every m^3 step.
+        A two-threaded Cholesky here slowed the pass that follows. The fit at n = 6000 and 25000
+        (m = 1000, d = 10, perf.nystrom-kpca's sizes; idle machine, best of 5, 2026-11-26) ran at
+        0.43-0.44 and 0.73-0.75 of its floor (the pass alone), 0.55 and 0.83 with this step on one
+        thread, and 0.66-0.67 and 0.86-0.87 with chol reused. Keeping chol through the pass
+        holds one m x m array more there: the fit's peak RSS growth at n = 25000 and 100000 went
+        from 1.44 to 1.56 x 8(m^2 + b m) (the goal is 2).
 
         With W known first, ``fit`` accumulates M = W^T K_mn K_nm W directly as
         sum_b (K_bm W)^T (K_bm W) (:func:`kernels.gram_accumulate`) when r <= 0.4 m: 2 n m r + n r^2
@@ -252,10 +266,10 @@ class NystromKPCA(KPCABase):
         line at n = 37877 keep r = 34, and the pass was 4 s of a 5 s fit. A subclass that
         overrides ``_eig`` gets K_mn K_nm / n as documented."""
         if (self.whitening != "eigh" or type(self)._eig is not NystromKPCA._eig
-                or self._explicit_features(landmarks)
-                or self._cholesky(Kmm, self.rcond_ * WELL_CONDITIONED) is not None):
-            return None
-        return self._whitener(Kmm, landmarks)
+                or self._explicit_features(landmarks)):
+            return None, None
+        chol = self._cholesky(Kmm, self.rcond_ * WELL_CONDITIONED)
+        return (None, chol) if chol is not None else (self._whitener(Kmm, landmarks), None)
 
     def _fit_whitened(self, Mn, W, colsum, n, idx, L):
         """:meth:`_fit_gram` for Mn = W^T K_mn K_nm W / n already whitened (centred:
@@ -276,18 +290,22 @@ class NystromKPCA(KPCABase):
         self.eigenvalues_ = np.clip(mu, 0.0, None)
         self.coefficients_ = W @ U
 
-    def _fit_gram(self, G, colsum, n, idx, L):
+    def _fit_gram(self, G, colsum, n, idx, L, chol=None):
         """Everything after the pass over X: from G = K_mn K_nm and s = K_mn 1 (centred:
-        G - s s^T / n) to the eigenvalues and coefficients, for the landmarks ``idx`` / L."""
+        G - s s^T / n) to the eigenvalues and coefficients, for the landmarks ``idx`` / L;
+        ``chol``, K_mm's Cholesky factor from :meth:`_eigh_whitener`, when it made one."""
         if self.center:
             G -= np.outer(colsum, colsum) / n
         G /= n  # in place: one m x m copy less at the fit's peak memory (perf.nystrom-kpca)
-        Kmm = self.kernel.block(L, validate=False)
         k = self.n_components
         for stale in ("_M_", "_all_eigenvalues_"):
             vars(self).pop(stale, None)
         with blas_single_thread():
-            mu, A = self._eig(G, Kmm, L)
+            if chol is None:
+                mu, A = self._eig(G, self.kernel.block(L, validate=False), L)
+            else:
+                self.effective_rank_ = len(idx)
+                mu, A, self._M_ = self._cholesky_top_eig(G, chol, k)
         check_components_rank(k, self.effective_rank_, "K_mm", len(idx), self.rcond_)
         self.landmark_indices_ = idx
         self.basis_points_ = L
@@ -334,12 +352,7 @@ class NystromKPCA(KPCABase):
             chol = self._cholesky(Kmm, self.rcond_ * WELL_CONDITIONED)
         if chol is not None:
             self.effective_rank_ = m
-            M = lapack.dsygst(Gn, chol, itype=1, lower=1)[0]  # L^{-1} Gn L^{-T}, lower triangle
-            M = np.tril(M) + np.tril(M, -1).T
-            if k > m:
-                return np.zeros(0), np.zeros((m, 0)), M
-            mu, U = top_eigenpairs(M, k)
-            return mu, sla.solve_triangular(chol, U, lower=True, trans="T"), M
+            return self._cholesky_top_eig(Gn, chol, k)
         W = self._whitener(Kmm, landmarks)
         M = W.T @ Gn @ W
         M = (M + M.T) / 2
@@ -347,6 +360,18 @@ class NystromKPCA(KPCABase):
             return np.zeros(0), np.zeros((m, 0)), M
         mu, U = top_eigenpairs(M, k)
         return mu, W @ U, M
+
+    @staticmethod
+    def _cholesky_top_eig(Gn, chol, k):
+        """The Cholesky route of :meth:`_top_eig`, K_mm = L L^T: M = L^{-1} Gn L^{-T} (LAPACK's
+        ``sygst``), its top k and A = L^{-T} U_k."""
+        m = Gn.shape[0]
+        M = lapack.dsygst(Gn, chol, itype=1, lower=1)[0]  # L^{-1} Gn L^{-T}, lower triangle
+        M = np.tril(M) + np.tril(M, -1).T
+        if k > m:
+            return np.zeros(0), np.zeros((m, 0)), M
+        mu, U = top_eigenpairs(M, k)
+        return mu, sla.solve_triangular(chol, U, lower=True, trans="T"), M
 
     @staticmethod
     def _cholesky(Kmm, min_rcond=None):

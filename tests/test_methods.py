@@ -339,6 +339,34 @@ def test_nystrom_top_k_solve_equals_the_full_eigendecomposition(whitening, gamma
     assert_allclose(A.T @ Kmm @ A, np.eye(8), atol=1e-8)
 
 
+def test_well_conditioned_eigh_fit_factors_kmm_once_on_one_blas_thread(monkeypatch):
+    # the probe's Cholesky factor of a well-conditioned K_mm is the one the solve uses (a second
+    # factorisation after the pass was 20 ms of a 210 ms fit at m = 1000), and it is made on one
+    # BLAS thread like the other m^3 steps (two threads there slowed the pass after it by 45%)
+    from threadpoolctl import threadpool_info, threadpool_limits
+    calls = []
+    factor = NystromKPCA._cholesky
+
+    def counted(Kmm, min_rcond=None):
+        calls.append(max((p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"), default=1))
+        return factor(Kmm, min_rcond)
+
+    X = _data(400, 3, seed=36)
+    kern = Kernel("gaussian", gamma=4.0)
+    ref = NystromKPCA(6, kern, landmarks=40, whitening="cholesky", random_state=8).fit(X)
+    monkeypatch.setattr(NystromKPCA, "_cholesky", staticmethod(counted))
+    with threadpool_limits(limits=2, user_api="blas"):  # the tests otherwise hold BLAS at one thread
+        if max(p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas") < 2:
+            pytest.skip("this BLAS runs one thread only")
+        fit = NystromKPCA(6, kern, landmarks=40, random_state=8).fit(X)
+    assert calls == [1]
+    assert fit.effective_rank_ == 40
+    assert_allclose(fit.eigenvalues_, ref.eigenvalues_, rtol=1e-12)
+    assert_allclose(fit.all_eigenvalues_, ref.all_eigenvalues_, rtol=1e-9, atol=1e-14)
+    Z = _data(10, 3, seed=37)
+    assert_allclose(_proj_gram(fit, Z), _proj_gram(ref, Z), rtol=0, atol=1e-10)
+
+
 def test_nystrom_block_size_does_not_change_result():
     X = _data(90, 3, seed=20)
     a = NystromKPCA(5, KERN, landmarks=20, random_state=9, block_size=7).fit(X)
