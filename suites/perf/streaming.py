@@ -18,8 +18,9 @@ def plain_numpy_fd(A, ell, shrink="halving"):
     shrink through the ell x ell Gram (B B^T = Y diag(s^2) Y^T, then the rows
     sqrt(max(s_i^2 - s_j^2, 0) / s_i^2) y_i^T B for i < j, rows j..ell zeroed),
     j = ell / 2 (halving: the "fill a buffer of 2 ell' rows, shrink to ell'" form
-    with ell' = ell / 2) or ell (standard). It returns the same sketch as ours, bit
-    for bit; ours adds the validation, the fill counter's bookkeeping and merging."""
+    with ell' = ell / 2) or ell (standard). It returns the same sketch as ours up to
+    round-off (ours shrinks in one jitted call, whose eigh is Numba's LAPACK binding,
+    NumPy's here); ours adds the validation, the fill counter's bookkeeping and merging."""
     n, d = A.shape
     B = np.zeros((ell, d))
     j = ell // 2 if shrink == "halving" else ell
@@ -42,9 +43,11 @@ def plain_numpy_fd(A, ell, shrink="halving"):
 
 
 def _fd_check(A, ell, shrink, **_):
+    """Both sketches' B^T B (rows may differ in sign, or rotate within a tie) against ||A||_F^2."""
     from kpca_suite.kernels import FrequentDirections
-    same = np.array_equal(plain_numpy_fd(A, ell, shrink), FrequentDirections(ell, shrink).fit(A).sketch_)
-    return f"plain NumPy FD gives the same sketch: {same}"
+    B0, B = plain_numpy_fd(A, ell, shrink), FrequentDirections(ell, shrink).fit(A).sketch_
+    rel = float(np.abs(B0.T @ B0 - B.T @ B).max() / np.einsum("ij,ij->", A, A))
+    return f"plain NumPy FD's B^T B: max abs difference / ||A||_F^2 = {rel:.1e}"
 
 
 def _fd_data(n, d, **_):
@@ -61,20 +64,23 @@ def _fd_plain(A, ell, shrink, **_):
 
 
 def _fd_floor(A, ell, shrink, **_):
-    """(number of shrinks of ours) x the linear algebra of one shrink (the ell x ell
-    Gram B B^T, its eigh, the kept rows Y^T B) plus one pass copying A through an
-    ell-row buffer: what any FD of this rule must do."""
+    """(number of shrinks of ours) x one shrink's jitted linear algebra (:func:`shrink_rows`:
+    the ell x ell Gram B B^T, its eigh, the kept rows Y^T B) on a buffer whose freed rows are
+    refilled from a fixed sample before each shrink, plus one pass copying A through an ell-row
+    buffer: what any FD of this rule must do."""
     from kpca_suite.kernels import FrequentDirections
+    from kpca_suite.kernels.frequent_directions import shrink_rows
     shrinks = FrequentDirections(ell, shrink).fit(A).n_shrinks_
     n, d = A.shape
     S = np.random.default_rng(1).standard_normal((ell, d))
     buf = np.empty((ell, d))
-    keep = (ell // 2 if shrink == "halving" else ell) - 1
+    j = ell // 2 if shrink == "halving" else ell
 
     def floor():
+        B = S.copy()
         for _ in range(shrinks):
-            Y = np.linalg.eigh(S @ S.T)[1]
-            Y[:, :keep].T @ S
+            B[j - 1:] = S[j - 1:]
+            shrink_rows(B, j)
         for start in range(0, n, ell):
             np.copyto(buf[:min(ell, n - start)], A[start:start + ell])
     return floor

@@ -62,9 +62,9 @@ MUTANTS = (
     ),
     Mutant(
         "fd-eigh-ascending", "kernels/frequent_directions.py",
-        "        lam, Y = np.linalg.eigh(B @ B.T)  # ascending\n"
-        "        lam, Y = lam[::-1], Y[:, ::-1]\n",
-        "        lam, Y = np.linalg.eigh(B @ B.T)\n",
+        "    lam, Y = np.linalg.eigh(B @ B.T)  # ascending\n"
+        "    lam, Y = lam[::-1], Y[:, ::-1]\n",
+        "    lam, Y = np.linalg.eigh(B @ B.T)\n",
         "Forgot that eigh returns eigenvalues in ascending order, so the shrink keeps the smallest "
         "directions of the sketch and shrinks by a small sigma^2.",
         ("tests/test_frequent_directions.py",),
