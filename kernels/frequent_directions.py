@@ -37,12 +37,15 @@ tree, another sketch than the sequential one with the same bound.
 
 A shrink is one jitted call (:func:`shrink_rows`): the Gram product, its eigh and Y^T B are
 LAPACK / BLAS calls either way, and jitted they lose the dozen NumPy calls and temporaries
-around them, which at small ell cost as much as the linear algebra. One shrink with the NumPy
-calls and jitted, one thread, best of 2000 (2026-11-26): ell = 20, d = 500, j = 10: 54 -> 33 µs
-(float64), 48 -> 25 µs (float32); ell = 50, d = 1000, j = 25: 285 -> 231 µs (float32), but
-324 -> 339 µs (float64), where Numba's eigh (SciPy's OpenBLAS build) took 180 µs against
-NumPy's 175 µs on the same Gram matrices. perf.fd measures the whole sketch against a plain
-NumPy FD and the floor of its shrinks, perf.float32 float32 against float64.
+around them, which at small ell cost as much as the linear algebra. The rows a shrink leaves are
+mutually orthogonal, so the next Gram forms only the new rows' products (:func:`sketch_gram`):
+one row's after a standard shrink, about half of them after a halving one. One shrink of a
+running sketch, NumPy's route (a SYRK for the Gram) against this one, one thread, best of 2000
+(2026-11-26): ell = 20, d = 500, j = 10: 54 -> 31 µs (float64), 48 -> 25 µs (float32);
+ell = 50, d = 1000, j = 25: 324 -> 289 µs and 281 -> 211 µs; j = 50 (standard): 406 -> 309 µs
+and 322 -> 218 µs. The eigh (180 µs in float64, 140 µs in float32 at ell = 50) is most of what is left.
+perf.fd measures the whole sketch against a plain NumPy FD and the floor of its shrinks,
+perf.float32 float32 against float64.
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ from .validation import check_array, check_positive
 
 SHRINKS = ("standard", "halving")
 #: The fitted state: what ``fit`` forgets and a chunked ``partial_fit`` takes from its merged sketch.
-FITTED = ("sketch_", "n_filled_", "delta_", "n_shrinks_", "n_rows_seen_")
+FITTED = ("sketch_", "n_filled_", "n_orthogonal_", "delta_", "n_shrinks_", "n_rows_seen_")
 
 
 class FrequentDirections:
@@ -79,6 +82,9 @@ class FrequentDirections:
         every shrink runs in single precision: the Gram, its eigh and Y^T B), else float64.
     n_filled_ : int
         Rows of B in use.
+    n_orthogonal_ : int
+        Leading rows of B that the last shrink left, mutually orthogonal: the next shrink's
+        Gram takes their block as diagonal (:func:`sketch_gram`); 0 before the first shrink.
     delta_ : float
         Delta = sum over shrinks of delta_t = sigma_j^2 (the error certificate).
     n_shrinks_ : int
@@ -128,7 +134,7 @@ class FrequentDirections:
             if ell > A.shape[1]:
                 raise ValueError(f"sketch_size (ell) = {ell} must not exceed the row width d = {A.shape[1]}")
             self.sketch_ = np.zeros((ell, A.shape[1]), dtype=A.dtype)
-            self.n_filled_, self.delta_, self.n_shrinks_, self.n_rows_seen_ = 0, 0.0, 0, 0
+            self.n_filled_, self.n_orthogonal_, self.delta_, self.n_shrinks_, self.n_rows_seen_ = 0, 0, 0.0, 0, 0
         elif A.shape[1] != self.sketch_.shape[1]:
             raise ValueError(f"A must have d = {self.sketch_.shape[1]} columns like the earlier rows, "
                              f"got {A.shape[1]}")
@@ -170,8 +176,8 @@ class FrequentDirections:
 
     def _shrink(self, j):
         """One shrink of the full sketch, in place (:func:`shrink_rows`), and its bookkeeping."""
-        delta = shrink_rows(self.sketch_, j)
-        self.n_filled_ = j - 1
+        delta = shrink_rows(self.sketch_, j, self.n_orthogonal_)
+        self.n_filled_ = self.n_orthogonal_ = j - 1
         self.delta_ += delta
         self.n_shrinks_ += 1
 
@@ -197,7 +203,8 @@ class FrequentDirections:
                              f"and {other.sketch_.shape[1]}")
         out = type(self)(self.sketch_size, self.shrink)
         out.sketch_ = self.sketch_.copy()
-        out.n_filled_, out.delta_, out.n_shrinks_ = self.n_filled_, self.delta_, self.n_shrinks_
+        out.n_filled_, out.n_orthogonal_ = self.n_filled_, self.n_orthogonal_
+        out.delta_, out.n_shrinks_ = self.delta_, self.n_shrinks_
         out._insert(other.sketch_[:other.n_filled_])
         out.delta_ += other.delta_
         out.n_shrinks_ += other.n_shrinks_
@@ -222,9 +229,33 @@ class FrequentDirections:
 
 
 @njit(cache=True)
-def shrink_rows(B, j):
-    """One shrink of the full sketch B (ell x d, C order) in place through its ell x ell Gram,
-    j the shrink index; returns delta. With B B^T = Y diag(lam) Y^T (LAPACK eigh), lam_1 >= ...
+def sketch_gram(B, n_orthogonal):
+    """B B^T (ell x ell) for a sketch whose first ``n_orthogonal`` rows are mutually
+    orthogonal (those a shrink left, the rows of sqrt(Sigma^2 - delta I) V^T): that block is
+    diagonal, so only the other rows' products are formed,
+
+    .. math::  G_{ii} = \\|b_i\\|^2 \\ (i < o), \\qquad G_{i,:} = b_i^T B^T \\ (i \\ge o), \\qquad o = n_{orthogonal},
+
+    (ell - o) ell d multiplications instead of the ell^2 d / 2 of a SYRK: after a standard shrink
+    (o = ell - 1) one row, after a halving one about half. The leading rows are orthogonal up to
+    the round-off of the shrink that made them, of order eps ||B||_2^2, which is also the round-off
+    of the Gram they are left out of."""
+    ell = B.shape[0]
+    G = np.zeros((ell, ell), dtype=B.dtype)
+    for i in range(n_orthogonal):
+        G[i, i] = np.dot(B[i], B[i])
+    if n_orthogonal < ell:
+        C = B[n_orthogonal:] @ B.T
+        G[n_orthogonal:] = C
+        G[:n_orthogonal, n_orthogonal:] = C[:, :n_orthogonal].T
+    return G
+
+
+@njit(cache=True)
+def shrink_rows(B, j, n_orthogonal):
+    """One shrink of the full sketch B (ell x d, C order) in place through its ell x ell Gram
+    (:func:`sketch_gram`; its first ``n_orthogonal`` rows are those of the last shrink), j the
+    shrink index; returns delta. With B B^T = Y diag(lam) Y^T (LAPACK eigh), lam_1 >= ...
     >= lam_ell, delta = max(lam_j, 0) and
 
     .. math::  b_i \\leftarrow \\sqrt{\\max(\\lambda_i - \\delta, 0) / \\lambda_i}\\; y_i^T B,
@@ -238,7 +269,7 @@ def shrink_rows(B, j):
     ell x d matrix that dominates an SVD of B (perf.skpca measures the sketch). The scale
     factors are computed in float64 for a float32 B."""
     ell = B.shape[0]
-    lam, Y = np.linalg.eigh(B @ B.T)  # ascending
+    lam, Y = np.linalg.eigh(sketch_gram(B, n_orthogonal))  # ascending
     lam, Y = lam[::-1], Y[:, ::-1]
     delta = max(float(lam[j - 1]), 0.0)
     keep = j - 1

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_digits
 
-from kpca_suite.kernels.frequent_directions import FrequentDirections
+from kpca_suite.kernels.frequent_directions import FrequentDirections, sketch_gram
 from kpca_suite.theory.ghashami16 import fd_bound
 
 # float64: the inequalities are exact up to round-off relative to ||A||_F^2
@@ -41,6 +41,23 @@ def _reference_fd(A, ell, j):
             B[:j - 1] = np.sqrt(np.maximum(s[:j - 1] ** 2 - d, 0))[:, None] * Vt[:j - 1]
             filled, delta = j - 1, delta + d
     return B, delta
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("shrink", ["standard", "halving"])
+def test_the_gram_of_a_shrunk_sketch_takes_its_orthogonal_rows_as_diagonal(shrink, dtype):
+    # a shrink leaves mutually orthogonal rows; the next Gram takes their block as diagonal and
+    # equals B B^T up to the shrink's round-off, while the same count on raw rows does not
+    A = _matrices()["decaying"].astype(dtype)
+    fd = FrequentDirections(10, shrink).partial_fit(A[:57])
+    assert fd.n_orthogonal_ == fd.shrink_index - 1 and fd.n_shrinks_ > 0
+    B = fd.sketch_.copy()
+    B[fd.n_filled_:] = A[57:57 + 10 - fd.n_filled_]
+    full = B.astype(np.float64) @ B.T.astype(np.float64)
+    tol = (1e-13 if dtype == np.float64 else 1e-5) * np.linalg.norm(full, 2)
+    assert np.abs(sketch_gram(B, fd.n_orthogonal_) - full).max() <= tol
+    raw = A[:10]
+    assert np.abs(sketch_gram(raw, fd.n_orthogonal_) - raw.astype(np.float64) @ raw.T.astype(np.float64)).max() > tol
 
 
 @pytest.mark.parametrize("shrink", ["standard", "halving"])

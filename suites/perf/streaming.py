@@ -77,10 +77,11 @@ def _fd_floor(A, ell, shrink, **_):
     j = ell // 2 if shrink == "halving" else ell
 
     def floor():
-        B = S.copy()
+        B, orthogonal = S.copy(), 0
         for _ in range(shrinks):
             B[j - 1:] = S[j - 1:]
-            shrink_rows(B, j)
+            shrink_rows(B, j, orthogonal)
+            orthogonal = j - 1
         for start in range(0, n, ell):
             np.copyto(buf[:min(ell, n - start)], A[start:start + ell])
     return floor

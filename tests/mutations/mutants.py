@@ -62,9 +62,9 @@ MUTANTS = (
     ),
     Mutant(
         "fd-eigh-ascending", "kernels/frequent_directions.py",
-        "    lam, Y = np.linalg.eigh(B @ B.T)  # ascending\n"
+        "    lam, Y = np.linalg.eigh(sketch_gram(B, n_orthogonal))  # ascending\n"
         "    lam, Y = lam[::-1], Y[:, ::-1]\n",
-        "    lam, Y = np.linalg.eigh(B @ B.T)\n",
+        "    lam, Y = np.linalg.eigh(sketch_gram(B, n_orthogonal))\n",
         "Forgot that eigh returns eigenvalues in ascending order, so the shrink keeps the smallest "
         "directions of the sketch and shrinks by a small sigma^2.",
         ("tests/test_frequent_directions.py",),
@@ -76,6 +76,15 @@ MUTANTS = (
         "        self.delta_ = delta\n",
         "The certificate Delta keeps only the last shrink's delta (= instead of +=), so it no longer bounds "
         "||A^T A - B^T B||_2.",
+        ("tests/test_frequent_directions.py",),
+        ("ghashami16.fd-bound", "ghashami16.fd-merge"),
+    ),
+    Mutant(
+        "fd-orthogonal-rows-off-by-one", "kernels/frequent_directions.py",
+        "        self.n_filled_ = self.n_orthogonal_ = j - 1\n",
+        "        self.n_filled_, self.n_orthogonal_ = j - 1, j\n",
+        "After a shrink the first new row is counted among the orthogonal ones, so the next Gram drops "
+        "its products with the rows before it.",
         ("tests/test_frequent_directions.py",),
         ("ghashami16.fd-bound", "ghashami16.fd-merge"),
     ),
