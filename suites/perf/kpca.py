@@ -206,7 +206,7 @@ def _magic_data(n, m, **_):
     and the paper's mean-distance bandwidth of that subset."""
     from kpca_suite.kernels import mean_distance_gamma
 
-    from .datasets import load_uci
+    from ..datasets import load_uci
     X, _ = load_uci("magic", n=n)
     idx = np.sort(np.random.default_rng(0).choice(n, m, replace=False))
     return X, idx, 1.0 / math.sqrt(mean_distance_gamma(X[idx]))
@@ -264,7 +264,7 @@ HALLGREN21_NYSTROMPCA = PerfClaim(
 
 def _airfoil_data(n_train, **_):
     """(Xtr, Xte, ytr, Xraw_tr, Xraw_te): airfoil, standardised with the training statistics."""
-    from .datasets import load_uci
+    from ..datasets import load_uci
     X, y = load_uci("airfoil", n=1000, standardize=False)
     Xtr, Xte, ytr = X[:n_train], X[n_train:], y[:n_train]
     mu, sd = Xtr.mean(0), Xtr.std(0)
