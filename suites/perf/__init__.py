@@ -12,7 +12,9 @@ How a claim is measured (:func:`measure`), for each of its cases (the sizes of
 the chosen profile):
 
 1. the data are made once (:attr:`PerfClaim.data`);
-2. set-up and JIT warm-up, outside any timing: :func:`warm_jit` compiles (or
+2. set-up and JIT warm-up, outside any timing: :func:`harness.steady_allocator` fixes glibc
+   malloc's thresholds, so that a contender's MiB-sized temporaries cost the same whatever the
+   process freed before (:data:`harness.MMAP_THRESHOLD`); :func:`warm_jit` compiles (or
    loads from Numba's cache) every jitted routine; each contender's factory does
    its set-up on the case's data; then every contender runs once on a small copy
    of the case (``PerfClaim.warm``), so no compile and no first import is timed;
