@@ -134,17 +134,30 @@ def incomplete_cholesky(X, kernel, rank: int, order="pivot", tol: float = 1e-12)
     floor = tol * residual.max()
     if candidates is not None:
         return _in_order(X, kernel, rank, candidates, residual, floor)
-    GT = np.zeros((rank, n))
+
+    def column(i):
+        return np.ascontiguousarray(kernel.block(X, X[i:i + 1], validate=False)[:, 0], dtype=np.float64)
+
+    GT, chosen, traces = pivoted_steps(column, residual, floor, rank)
+    return CholeskyFactor(np.ascontiguousarray(GT.T), np.asarray(chosen, dtype=np.int64), np.asarray(traces))
+
+
+def pivoted_steps(column, residual, floor: float, max_steps: int):
+    """At most ``max_steps`` pivoted steps of the module docstring (:func:`cholesky_step`), each
+    on the largest residual diagonal, stopping when it is <= ``floor``; ``column(i)`` gives
+    column i of K (float64, contiguous) and ``residual`` (diag K at the start) is updated in
+    place. Returns (GT, chosen, traces): the r steps' rows of G^T (r x n), their pivots and
+    the residual traces after 0..r steps. Used by :func:`incomplete_cholesky` (columns from a
+    kernel) and :func:`kernels.psd_eigh.numerical_rank_at_most` (columns of a formed matrix)."""
+    GT = np.zeros((max_steps, residual.shape[0]))
     chosen, traces = [], [float(residual.sum())]
-    while len(chosen) < rank:
+    while len(chosen) < max_steps:
         i = int(np.argmax(residual))
         if residual[i] <= floor:
             break
-        col = np.ascontiguousarray(kernel.block(X, X[i:i + 1], validate=False)[:, 0], dtype=np.float64)
-        traces.append(cholesky_step(GT, residual, col, len(chosen), i))
+        traces.append(cholesky_step(GT, residual, column(i), len(chosen), i))
         chosen.append(i)
-    r = len(chosen)
-    return CholeskyFactor(np.ascontiguousarray(GT[:r].T), np.asarray(chosen, dtype=np.int64), np.asarray(traces))
+    return GT[:len(chosen)], chosen, traces
 
 
 def _in_order(X, kernel, rank, candidates, residual, floor) -> CholeskyFactor:

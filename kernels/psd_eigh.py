@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg as sla
 
-from .cholesky import cholesky_step
+from .cholesky import pivoted_steps
 
 #: The probe's step budget is m // LOW_RANK_DIVISOR: MRRR's cost grows with the number of
 #: eigenvectors kept, and at m / 8 of them it was still below the full solve's (measured
@@ -37,18 +37,13 @@ MIN_PROBE_SIZE = 512
 
 def numerical_rank_at_most(K, tol: float, max_steps: int):
     """The number of steps r <= max_steps after which the pivoted Cholesky factorisation of
-    the PSD matrix K leaves every residual diagonal <= tol x max_i K_ii, or None if it does
-    not within max_steps (module docstring)."""
-    m = K.shape[0]
+    the PSD matrix K (:func:`kernels.cholesky.pivoted_steps` on K's own rows, which are its
+    columns) leaves every residual diagonal <= tol x max_i K_ii, or None if it does not within
+    max_steps (module docstring)."""
     residual = np.array(np.diagonal(K), dtype=np.float64)
     floor = tol * residual.max()
-    GT = np.zeros((max_steps, m))
-    for r in range(max_steps):
-        i = int(np.argmax(residual))
-        if residual[i] <= floor:
-            return r
-        cholesky_step(GT, residual, np.ascontiguousarray(K[i]), r, i)  # row i = column i (K symmetric)
-    return None
+    _, chosen, _ = pivoted_steps(lambda i: np.ascontiguousarray(K[i]), residual, floor, max_steps)
+    return len(chosen) if residual.max() <= floor else None
 
 
 def eigh_above(K, rcond: float):
