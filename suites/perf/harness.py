@@ -192,8 +192,8 @@ def steady_allocator() -> bool:
 def warm_jit() -> None:
     """Compile (or load from Numba's cache) every jitted routine on the measured
     paths, once per process: the kernel blocks, the Nystrom fit, the random
-    features (RF-Oja, RF-ERM, SKPCA), streaming Nystrom and the pivoted
-    incomplete Cholesky."""
+    features (RF-Oja, RF-ERM, SKPCA), the Frequent Directions shrink (through SKPCA's
+    sketch), streaming Nystrom and the pivoted incomplete Cholesky."""
     if _WARM:
         return
     from kpca_suite.kernels import Kernel, incomplete_cholesky
