@@ -109,9 +109,9 @@ def ours_nystrom_krr(budget, kernel, ridge, random_state):
 
 
 def ours_exact(n_components, budget, kernel, random_state):
-    """Uncentred exact KPCA (``budget`` unused)."""
+    """Uncentred exact KPCA (``budget`` unused; ``random_state`` seeds the top-k solver's start)."""
     from kpca_suite.methods import ExactKPCA
-    return ExactKPCA(n_components, kernel)
+    return ExactKPCA(n_components, kernel, random_state=random_state)
 
 
 def ours_rf_erm(n_components, budget, kernel, random_state):

@@ -87,7 +87,9 @@ def test_exact_top_k_solvers_agree_with_dense(center, solver, budget, used):
 
 def test_exact_auto_solver_and_kernel_budget():
     X = _data(3100, 2, seed=32)
-    assert ExactKPCA(2, KERN).fit(X[:300]).solver_ == "dense"
+    assert ExactKPCA(2, KERN).fit(X[:200]).solver_ == "dense"
+    assert ExactKPCA(2, KERN, random_state=0).fit(X[:300]).solver_ == "lanczos-formed"
+    assert ExactKPCA(75, KERN).fit(X[:300]).solver_ == "dense"  # k >= n / 4
     assert ExactKPCA(2, KERN, random_state=0).fit(X).solver_ == "lanczos-formed"
     small = ExactKPCA(2, KERN, random_state=0, max_kernel_bytes=8 * 3100**2 - 1).fit(X)
     assert small.solver_ == "block-matrix-free"
@@ -95,6 +97,26 @@ def test_exact_auto_solver_and_kernel_budget():
         ExactKPCA(2, KERN, max_kernel_bytes=-1).fit(X[:50])
     with pytest.raises(TypeError, match="max_kernel_bytes must be None or an integer"):
         ExactKPCA(2, KERN, max_kernel_bytes=1.5).fit(X[:50])
+
+
+def test_block_solver_converges_on_a_fast_decaying_spectrum():
+    # 1-D points, gamma = 1: the centred K has numerical rank 25, so the late Krylov blocks
+    # are remainders far below their norms. Before the block was projected once more after
+    # normalising, the basis lost orthogonality to 1e-9 and the fit ran all 300 passes.
+    X = _data(1000, 1, seed=40)
+    kern = Kernel("gaussian", gamma=1.0)
+    block = ExactKPCA(10, kern, center=True, solver="block", random_state=0, max_kernel_bytes=0).fit(X)
+    dense = ExactKPCA(10, kern, center=True, solver="dense").fit(X)
+    assert block.solver_ == "block-matrix-free"
+    assert block.n_kernel_passes_ <= 10
+    assert_allclose(block.eigenvalues_, dense.eigenvalues_, rtol=1e-12)
+
+
+def test_block_krylov_that_does_not_converge_raises():
+    from kpca_suite.methods.exact import block_krylov_topk
+    d = np.linspace(1.0, 0.5, 300)  # a flat spectrum: two passes cannot resolve the top 10
+    with pytest.raises(np.linalg.LinAlgError, match="did not converge in 2 passes.*use solver='lanczos'"):
+        block_krylov_topk(lambda V: d[:, None] * V, 300, 10, np.random.default_rng(0), max_passes=2)
 
 
 @pytest.mark.parametrize("solver", ["dense", "lanczos", "block"])

@@ -119,8 +119,8 @@ COR_CENTRED_K = 10  # the components fitted; sup_j runs over their eigenvalues
 
 
 def exact_centred_kpca(n_components, budget, kernel, random_state):
-    """Exact centred KPCA (``budget`` unused)."""
-    return ExactKPCA(n_components, kernel, center=True)
+    """Exact centred KPCA (``budget`` unused; ``random_state`` seeds the top-k solver's start)."""
+    return ExactKPCA(n_components, kernel, center=True, random_state=random_state)
 
 
 
@@ -150,7 +150,7 @@ def centred_bound_10pc(n, B, alpha):
 
 def uncentred_kpca(n_components, budget, kernel, random_state):
     """An exact KPCA that does not centre, judged as the centred one it claims to be."""
-    return ExactKPCA(n_components, kernel, center=False)
+    return ExactKPCA(n_components, kernel, center=False, random_state=random_state)
 
 
 COR61_CENTRED = Claim(
