@@ -34,7 +34,9 @@ A ``matrix-sketch`` sketches the rows themselves (``kernel`` is None, ``n_compon
 None, ``budget`` the number of sketch rows ell); after the pass, ``sketch_`` holds the
 rows of B (at most ell of them, zero rows allowed), with B^T B approximating A^T A. Two
 optional attributes sharpen the Frequent Directions claims: ``shrink_index`` (the j of
-its shrink rule, ell by default) and ``delta_`` (its certified Delta); ``merge(other)``,
+its shrink rule; without it, Algorithm 1's halving j = ell // 2, whose bound a correct
+sketch of either rule meets, so a standard sketch exposes ell to be judged against its
+own) and ``delta_`` (its certified Delta); ``merge(other)``,
 returning the sketch of both streams, is what ``ghashami16.fd-merge`` needs.
 
 A ``krr`` (kernel ridge regression) factory has its own signature::

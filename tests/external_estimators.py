@@ -249,9 +249,10 @@ class PlainFrequentDirections:
     B <- sqrt(max(Sigma^2 - sigma_ell^2, 0)) V^T. ``smallest_first=True`` is the bug of
     reading the SVD's singular values as ascending (it shrinks by the largest)."""
 
-    def __init__(self, sketch_size, smallest_first=False):
+    def __init__(self, sketch_size, smallest_first=False, halving=False):
         self.sketch_size = sketch_size
         self.smallest_first = smallest_first
+        self.halving = halving
 
     def partial_fit(self, A):
         A = np.asarray(A, dtype=float)
@@ -261,15 +262,16 @@ class PlainFrequentDirections:
             free = np.flatnonzero(~self.sketch_.any(axis=1))
             if free.size == 0:
                 _, s, Vt = np.linalg.svd(self.sketch_, full_matrices=False)
-                cut = s[0] if self.smallest_first else s[-1]
+                j = self.sketch_size // 2 if self.halving else self.sketch_size
+                cut = s[0] if self.smallest_first else s[j - 1]
                 self.sketch_ = np.sqrt(np.maximum(s**2 - cut**2, 0.0))[:, None] * Vt
-                self.sketch_[-1] = 0.0  # sigma_ell's row, exactly (round-off may leave 1e-22)
+                self.sketch_[j - 1:] = 0.0  # sigma_j's row and below, exactly (round-off may leave 1e-22)
                 free = np.flatnonzero(~self.sketch_.any(axis=1))
             self.sketch_[free[0]] = row
         return self
 
     def merge(self, other):
-        out = PlainFrequentDirections(self.sketch_size, self.smallest_first)
+        out = type(self)(self.sketch_size, self.smallest_first, self.halving)
         out.sketch_ = self.sketch_.copy()
         return out.partial_fit(other.sketch_[other.sketch_.any(axis=1)])
 
@@ -282,6 +284,22 @@ def frequent_directions(n_components, budget, kernel, random_state):
 def frequent_directions_largest(n_components, budget, kernel, random_state):
     """The bug: shrinks by the largest singular value."""
     return PlainFrequentDirections(budget, smallest_first=True)
+
+
+def halving_frequent_directions(n_components, budget, kernel, random_state):
+    """A correct sketch of Algorithm 1's rule (shrink at sigma_{ell/2}^2) that does not say so."""
+    return PlainFrequentDirections(budget, halving=True)
+
+
+class _SaysStandard(PlainFrequentDirections):
+    @property
+    def shrink_index(self):
+        return self.sketch_size
+
+
+def halving_said_standard(n_components, budget, kernel, random_state):
+    """The same halving sketch exposing shrink_index = ell: it claims the standard rule's bound."""
+    return _SaysStandard(budget, halving=True)
 
 
 class _NoMerge(PlainFrequentDirections):

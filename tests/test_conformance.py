@@ -342,6 +342,18 @@ def test_a_frequent_directions_sketch_written_outside_gets_verdicts_and_a_broken
     assert "standard_err_bound" in bad["ghashami16.fd-bound"].summary
 
 
+def test_a_halving_sketch_that_does_not_expose_its_rule_holds_and_one_that_claims_the_standard_rule_fails():
+    """Without shrink_index a sketch is judged at Algorithm 1's j = ell // 2, whose bound a correct
+    FD of either rule meets; the same halving sketch saying shrink_index = ell is held to the
+    standard rule's bound, which it does not meet."""
+    claims = ["ghashami16.fd-bound", "ghashami16.fd-merge"]
+    good = check(ext.halving_frequent_directions, claims=claims, profile="ci")
+    assert {c: v.status for c, v in good.items()} == dict.fromkeys(claims, "holds"), {
+        c: v.summary for c, v in good.items()}
+    bad = check(ext.halving_said_standard, claims=["ghashami16.fd-bound"], profile="ci")["ghashami16.fd-bound"]
+    assert bad.status == "fails" and "standard_err_bound" in bad.summary, bad.summary
+
+
 def test_an_oja_written_outside_holds_the_streaming_rate_and_a_mini_batch_one_fails_on_its_chunking():
     """ullah18.rate-oja feeds the stream in chunks of 256 and of 97 rows: Oja's rule taken sample
     by sample (plain NumPy, its own step schedule) spans the same subspace either way and holds;

@@ -120,10 +120,17 @@ def _sketched(cell: Cell, factory, A, ell: int, chunks: int = 1):
 
 def _checked(cell: Cell, A, sk, ell: int, bound_fn, tails):
     """:func:`_fd_check` of a fitted sketch, read through its role: ``sketch_``, and the
-    optional ``shrink_index`` (default ell) and ``delta_``; the bound by ``bound_fn``,
-    cross-checked against ``tails``."""
+    optional ``shrink_index`` and ``delta_``; the bound by ``bound_fn``, cross-checked
+    against ``tails``.
+
+    Without ``shrink_index`` the sketch is judged at j = ell // 2, Algorithm 1's halving
+    rule: its bound ||A - A_k||_F^2 / (j - k) is met by a correct sketch of either rule (the
+    standard rule's j = ell gives the smaller right-hand side). A default of ell failed a
+    correct halving sketch that does not say it halves (a maintainer's plain NumPy one
+    read 1.0 of ||A||_F^2 against the standard bound). A standard sketch that exposes
+    shrink_index = ell is judged against its own, twice as strong, bound."""
     B = sketch_rows(sk, cell.claim, A.shape[1], ell)
-    j = int(getattr(sk, "shrink_index", ell))
+    j = int(getattr(sk, "shrink_index", ell // 2))
     if not 1 <= j <= ell:
         raise EstimatorDefect(f"{cell.claim}: the estimator's shrink_index {j} is outside 1..{ell}")
     delta = getattr(sk, "delta_", None)
