@@ -35,6 +35,12 @@ from .validation import check_array, check_positive, check_same_width
 
 DECAYS = ("poly", "exp")
 
+#: Entries of a block evaluated at a time (:meth:`PeriodicKernel.block`), so that each elementwise
+#: temporary (1 MiB) stays in cache. Measured (B_2 kernel, best of 10, 2026-11-26), whole block ->
+#: row chunks of 2^17 entries: 20000 x 200 32.8 -> 13.1 ms, 4000 x 4000 152 -> 58 ms, 5000 x 200
+#: 3.8 -> 3.3 ms, 1000 x 44 0.15 -> 0.16 ms; chunks of 2^13 and 2^15 entries were slower, 2^19 no faster.
+BLOCK_ENTRIES = 2**17
+
 
 def bernoulli_polynomial(m: int, t) -> np.ndarray:
     """B_m(t) = sum_k C(m, k) B_k t^(m - k) (B_1 = -1/2), by Horner's rule."""
@@ -96,14 +102,20 @@ class PeriodicKernel:
         return 2.0 * (e * c - 1.0) / (e * e - 2.0 * e * c + 1.0)
 
     def block(self, X, Y=None, *, validate: bool = True) -> np.ndarray:
-        """K[i, j] = k(x_i, y_j) for one-column X (n, 1) and Y (m, 1)."""
+        """K[i, j] = k(x_i, y_j) for one-column X (n, 1) and Y (m, 1), evaluated a chunk of
+        rows at a time (``BLOCK_ENTRIES``)."""
         if validate:
             X = check_points(X, "X")
             Y = X if Y is None else check_points(Y, "Y")
             check_same_width(X, Y)
         elif Y is None:
             Y = X
-        return self.of_difference(X[:, :1] - Y[:, 0][None, :])
+        x, y = np.asarray(X[:, 0], dtype=np.float64), np.asarray(Y[:, 0], dtype=np.float64)
+        K = np.empty((x.size, y.size))
+        rows = max(1, BLOCK_ENTRIES // max(y.size, 1))
+        for a in range(0, x.size, rows):
+            K[a:a + rows] = self.of_difference(x[a:a + rows, None] - y[None, :])
+        return K
 
     def diag(self, X, *, validate: bool = True) -> np.ndarray:
         """k(x, x) = R^2 for every row."""
