@@ -40,14 +40,15 @@ Sign convention (the paper's code, ``flip_dimensions``): column j is flipped whe
 The in-sample error of Eq. (4), R_n(V~_d) = (1/n) Tr(K') - sum_{j <= d} lambda~_j,
 is ``insample_error(d)``; (1/n) Tr(K') is the exact O(n^2) blocked sum, not the
 paper's O(nm) approximation, which subtracts the mean of K_nm instead of the mean
-of K.
+of K. It is summed on the first read of ``trace_`` (or ``explained_variance_ratio_``),
+not in ``fit``, which stays O(n m^2) (:meth:`KPCABase._set_trace`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from kpca_suite.kernels import Kernel, centred_trace, check_array, check_same_width
+from kpca_suite.kernels import Kernel, check_array, check_same_width
 
 from .base import check_choice
 from .landmarks import select_landmarks
@@ -147,8 +148,12 @@ class CenteredNystromKPCA(NystromKPCA):
             self.literal_coefficients_ = self.literal_coefficients_ * flips
         self.scores_ = W * flips
         self.explained_variance_ = self.eigenvalues_
-        self.explained_variance_ratio_ = self.eigenvalues_ / self.trace_
         return self
+
+    @property
+    def explained_variance_ratio_(self):
+        """lambda~_j / ((1/n) Tr K'); its first read sums the centred trace (``trace_``)."""
+        return self.eigenvalues_ / self.trace_
 
     def _fit_literal(self, X):
         n, k = X.shape[0], self.n_components
@@ -175,7 +180,7 @@ class CenteredNystromKPCA(NystromKPCA):
         self.literal_coefficients_ = U
         self.coefficients_ = terms["T"] @ U
         self._terms_ = terms
-        self.trace_ = centred_trace(X, self.kernel, self.block_size)
+        self._set_trace(X)
         return Kp_nm @ U
 
     def _centring(self, Kmm, colsum, n):

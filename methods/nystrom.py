@@ -68,7 +68,7 @@ import scipy.linalg as sla
 from scipy.linalg import lapack
 from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, eigsh
 
-from kpca_suite.kernels import Kernel, centred_trace, check_array, gram_accumulate
+from kpca_suite.kernels import Kernel, check_array, gram_accumulate
 from kpca_suite.kernels.dask_arrays import add_terms, check_dask_array, gather_rows, is_dask_array, tree_reduce
 from kpca_suite.kernels.psd_eigh import eigh_above
 from kpca_suite.kernels.threads import blas_single_thread
@@ -225,11 +225,9 @@ class NystromKPCA(KPCABase):
             G, colsum = gram_accumulate(X, Xm, self.kernel, self.block_size)
             G /= n
             self._fit_whitened(W.T @ G @ W, W, colsum, n, idx, L)
+        self._set_trace(X)
         if self.center:
-            self.trace_ = centred_trace(X, self.kernel, self.block_size)
             self._score_offset_ = (colsum / n) @ self.coefficients_
-        else:
-            self.trace_ = float(self.kernel.diag(X, validate=False).mean(dtype=np.float64))
         return self
 
     def _fit_chunked(self, X):

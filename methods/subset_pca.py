@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kpca_suite.kernels import Kernel, centred_trace, check_array, check_same_width, gram_accumulate
+from kpca_suite.kernels import Kernel, check_array, check_same_width, gram_accumulate
 
 from .base import KPCABase, check_components_rank
 from .centered_nystrom import centred_cross, centring_terms
@@ -64,10 +64,6 @@ class _SubsetBase(KPCABase):
         top = max(ev[0], np.linalg.eigvalsh(Kmm)[-1] / scale) if self.center else ev[0]
         keep = ev > self.rcond * max(top, 0.0)
         return ev[keep], U[:, keep]
-
-    def _trace(self, X):
-        return centred_trace(X, self.kernel, self.block_size) if self.center \
-            else float(self.kernel.diag(X, validate=False).mean())
 
     def transform(self, X) -> np.ndarray:
         """Scores of x: coefficients^T kappa~(x) with kappa~ of Theorem 1 / Eq. (3)."""
@@ -136,7 +132,7 @@ class SubsetPCA(_SubsetBase):
         self.literal_coefficients_ = B[:, :k]
         self.coefficients_ = T @ B[:, :k]
         self._terms_ = terms
-        self.trace_ = self._trace(X)
+        self._set_trace(X)
         return self
 
 
@@ -170,5 +166,5 @@ class WilliamsSeegerKPCA(_SubsetBase):
         self.literal_coefficients_ = U[:, :k] / np.sqrt(ev[:k])
         self.coefficients_ = terms["T"] @ self.literal_coefficients_
         self._terms_ = terms
-        self.trace_ = self._trace(X)
+        self._set_trace(X)
         return self

@@ -7,13 +7,16 @@ k(x)^T u_j / sqrt(e_j). So |ours| == |sklearn| with no extra scaling, and the
 eigenvalues differ by the factor n (ours are eig(K)/n, sklearn's eig(K)).
 """
 
+import pickle
+
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 from sklearn.decomposition import KernelPCA
 
-from kpca_suite.kernels import Kernel
-from kpca_suite.methods import ExactKPCA, LeverageScoreLandmarks, NystromKPCA, UniformLandmarks
+from kpca_suite.kernels import Kernel, centred_trace
+from kpca_suite.methods import (CenteredNystromKPCA, ExactKPCA, LeverageScoreLandmarks, NystromKPCA, SubsetPCA,
+                                UniformLandmarks)
 
 
 def _data(n=60, d=4, seed=0):
@@ -97,6 +100,45 @@ def test_exact_auto_solver_and_kernel_budget():
         ExactKPCA(2, KERN, max_kernel_bytes=-1).fit(X[:50])
     with pytest.raises(TypeError, match="max_kernel_bytes must be None or an integer"):
         ExactKPCA(2, KERN, max_kernel_bytes=1.5).fit(X[:50])
+
+
+@pytest.mark.parametrize("make", [
+    lambda: NystromKPCA(3, KERN, landmarks=40, center=True, random_state=0),
+    lambda: CenteredNystromKPCA(3, KERN, landmarks=40, random_state=0),
+    lambda: SubsetPCA(3, KERN, landmarks=40, random_state=0),
+])
+def test_a_centred_fit_sums_the_trace_on_first_read_not_in_fit(make, monkeypatch):
+    # (1/n) tr(H K H) needs 1^T K 1, O(n^2 d): fit must stay O(n m^2) without it
+    import kpca_suite.methods.base as base
+    calls = []
+
+    def counted(*args, **kw):
+        calls.append(1)
+        return centred_trace(*args, **kw)
+    monkeypatch.setattr(base, "centred_trace", counted)
+    X = _data(300, 3, seed=41)
+    est = make().fit(X)
+    assert calls == []
+    assert est.trace_ == centred_trace(X, KERN) and est.trace_ == centred_trace(X, KERN)
+    assert calls == [1]
+    assert est.insample_error(1) == pytest.approx(est.trace_ - est.eigenvalues_[0], rel=1e-12)
+
+
+def test_the_centred_trace_refuses_an_x_changed_in_place_after_fit():
+    X = _data(300, 3, seed=42)
+    est = CenteredNystromKPCA(3, KERN, landmarks=40, random_state=0).fit(X)
+    X[5, 1] += 1.0
+    with pytest.raises(ValueError, match="the training X was changed in place after fit"):
+        est.explained_variance_ratio_
+
+
+def test_a_pickled_centred_fit_holds_its_trace_and_not_the_training_x():
+    X = _data(4000, 30, seed=43)
+    est = NystromKPCA(3, KERN, landmarks=40, center=True, random_state=0).fit(X)
+    blob = pickle.dumps(est)
+    assert len(blob) < X.nbytes / 10
+    back = pickle.loads(blob)
+    assert "_trace_of_" not in vars(back) and back.trace_ == centred_trace(X, KERN)
 
 
 def test_block_solver_converges_on_a_fast_decaying_spectrum():
