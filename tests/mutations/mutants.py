@@ -144,6 +144,15 @@ MUTANTS = (
     ),
     # ------------------------------------------------------------------ methods/
     Mutant(
+        "centred-trace-uncentred", "methods/base.py",
+        "            self._trace_ = centred_trace(X, kernel, block_size)",
+        "            self._trace_ = float(kernel.diag(X, validate=False).mean())",
+        "The centred trace summed on first read forgets the (1/n^2) 1^T K 1 term, so trace_ (and the in-sample "
+        "error of every centred Nyström-type fit) is (1/n) tr K instead of (1/n) tr(H K H).",
+        ("tests/test_methods.py", "tests/test_hallgren21.py"),
+        ("hallgren21.identities",),
+    ),
+    Mutant(
         "nystrom-whitening-inverse", "methods/nystrom.py",
         "        return V / np.sqrt(s)\n",
         "        return V / s\n",

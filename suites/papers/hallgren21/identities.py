@@ -45,7 +45,10 @@ def identities_experiment(cell: Cell, est) -> dict:
        T = I - K_mm^{-1} c 1^T; U^T K_mm U = I; the cheaper form (column-centred K_nm with
        the uncentred K_mm^{-1/2}) gives the same eigenvalues and scores;
     4. the new-point formula reproduces W, and both forms agree on new points;
-    5. Nyström KPCR at m = n equals standard KPCR (Sec. 8).
+    5. Nyström KPCR at m = n equals standard KPCR (Sec. 8);
+    6. Eq. (4)'s in-sample error, ``insample_error(d)`` = (1/n) Tr K' - sum_j lambda~_j, equals
+       its direct evaluation (1/n) sum_i (K'_ii - ||w_i||^2), K' = H K H formed here, in both
+       forms (relative to (1/n) Tr K').
     """
     centred, n, k, m = est["centred-nystrom"], cell.n, IDENT_K, IDENT_M
     rng = cell.rng()
@@ -88,6 +91,12 @@ def identities_experiment(cell: Cell, est) -> dict:
     a = kpcr(k, kern).fit(X, y).predict(Xt)
     b = kpcr(k, kern, landmarks=FixedLandmarks(tuple(range(n)))).fit(X, y).predict(Xt)
     out["kpcr_m_eq_n"] = _rel(a, b, float(np.std(y)))
+    # 6. Eq. (4): the in-sample error against its direct evaluation from K' = H K H.
+    K = kern.block(X)
+    Kp_diag = np.diag(K) - 2.0 * K.mean(axis=1) + K.mean()
+    tr = float(Kp_diag.mean())
+    out["insample_eq4"] = float(np.max([abs(f.insample_error(k) - np.mean(Kp_diag - (f.scores_ ** 2).sum(axis=1)))
+                                        for f in (lit, fast)]) / tr)  # np.max: a NaN stays NaN
     return out
 
 
@@ -108,14 +117,16 @@ IDENTITIES = Claim(
     source="Hallgren 2021, Theorem 1, Eqs. (2)-(3), Sec. 8",
     statement="centred Nyström KPCA: m = n equals centred KPCA; W^T W = n Λ; K'_nm has zero column means; "
               "the column-centred K_nm with uncentred K_mm^{-1/2} gives the same eigenvalues and scores; the "
-              "new-point formula reproduces W; Nyström KPCR at m = n equals KPCR",
+              "new-point formula reproduces W; Nyström KPCR at m = n equals KPCR; the in-sample error of "
+              "Eq. (4), (1/n) Tr K' - Σ λ~_j, equals (1/n) Σ_i (K'_ii - ||w_i||²)",
     prediction="exact (round-off only)",
     data=f"n points of U[0,1]^3 (40 more as new points, y = sin(4 x_1) + x_2 + 0.1 N(0, 1)); Gaussian kernel "
          f"with the fixed γ = {IDENT_GAMMA} (no bandwidth rule); a uniform subset of m = {IDENT_M}, "
          f"d = {IDENT_K}",
     metric="relative deviation of each identity (max |difference| over the score, eigenvalue or target scale)",
-    metrics=("WtW", "col_means", "factor_mm", "factor_nm", "fast_eigenvalues", "fast_scores", "kpcr_m_eq_n",
-             "m_eq_n_eigenvalues", "m_eq_n_scores", "new_point_fast_vs_literal", "new_point_train", "orthonormal"),
+    metrics=("WtW", "col_means", "factor_mm", "factor_nm", "fast_eigenvalues", "fast_scores", "insample_eq4",
+             "kpcr_m_eq_n", "m_eq_n_eigenvalues", "m_eq_n_scores", "new_point_fast_vs_literal", "new_point_train",
+             "orthonormal"),
     estimators={"centred-nystrom": CenteredNystromKPCA, "exact": ExactKPCA, "kpcr": KPCR},
     experiment=identities_experiment,
     grid=PerProfile(ci=_ident_grid(150, 3), quick=_ident_grid(300, 10), full=_ident_grid(600, 20)),
@@ -123,7 +134,9 @@ IDENTITIES = Claim(
     tolerance=Tolerance(
         rule=f"every identity within {IDENTITY_RTOL:g} relative",
         evidence="the two forms of Theorem 1 agree to <= 2e-12 at γ = 10 (seeds 0-4, n = 150); at γ = 2 "
-                 "(cond K_mm ~ 1e5-7e5) they differ by up to 5e-9, which is why γ = 10"),
+                 "(cond K_mm ~ 1e5-7e5) they differ by up to 5e-9, which is why γ = 10. insample_eq4: <= 7.4e-16 "
+                 "over the ci, quick and full cells (3, 10, 20 seeds; 2026-11-26); a trace_ that forgets the "
+                 "centring (mutant centred-trace-uncentred) reads 0.121 at ci"),
     faults=(Fault("own-means", "K'_mm centred with the subset's own means instead of the full-data c, s",
                   {"centred-nystrom": OwnMeansCenteredNystrom}),),
 )
