@@ -106,7 +106,8 @@ def centred_trace(X, kernel: Kernel, block_size=None) -> float:
     .. math::  1^T K 1 = \\sum_b \\bigl(1^T K_{bb} 1 + 2\\cdot 1^T K(X_b, X_{>b}) 1\\bigr),
 
     n (n + b) / 2 kernel evaluations instead of n^2, in O(b n) memory; the O(n^2 d) step that a
-    centred Nyström fit's ``trace_`` needs, taken on its first read (:meth:`methods.base.KPCABase._set_trace`). For the linear kernel 1^T K 1 = ||X^T 1||^2, O(n d).
+    centred Nyström fit's ``trace_`` needs, taken on its first read
+    (:meth:`methods.base.KPCABase._set_trace`). For the linear kernel 1^T K 1 = ||X^T 1||^2, O(n d).
     X is trusted (validated by the caller)."""
     n = X.shape[0]
     if getattr(kernel, "name", None) == "linear":

@@ -17,8 +17,8 @@ import numbers
 
 import numpy as np
 
-from kpca_suite.kernels import (Kernel, KernelLike, centred_trace, check_array, check_positive, check_random_state, check_rank,
-                                check_same_width, kernel_matmat)
+from kpca_suite.kernels import (Kernel, KernelLike, centred_trace, check_array, check_positive, check_random_state,
+                                check_rank, check_same_width, kernel_matmat)
 
 
 # -- the vocabulary every estimator of methods/ shares ----------------------------------

@@ -288,8 +288,7 @@ def _orthonormal_block(W, basis, rng):
     5 passes reach 1.6e-15 (n = 3000 likewise: 300 passes -> 5)."""
     scale = np.linalg.norm(W, axis=0)
     for _ in range(2):
-        for B in basis:
-            W -= B @ (B.T @ W)
+        _project_out(W, basis)
     Q, R = np.linalg.qr(W)
     # Only columns at the round-off floor are dead: a small but genuine remainder is a
     # valid Krylov direction (fast-decaying spectra leave remainders of 1e-12 and less).
@@ -299,16 +298,21 @@ def _orthonormal_block(W, basis, rng):
         W = Q.copy()
         W[:, dead] = rng.standard_normal((W.shape[0], int(dead.sum())))
         for _ in range(2):
-            for B in basis:
-                W -= B @ (B.T @ W)
+            _project_out(W, basis)
             W[:, ~dead] = Q[:, ~dead]
             W[:, dead] -= Q[:, ~dead] @ (Q[:, ~dead].T @ W[:, dead])
         Q = np.linalg.qr(W)[0]
     if basis:
-        for B in basis:
-            Q -= B @ (B.T @ Q)
-        Q = np.linalg.qr(Q)[0]
+        Q = np.linalg.qr(_project_out(Q, basis))[0]
     return Q
+
+
+def _project_out(W, basis):
+    """W <- W - B (B^T W) for each orthonormal block B of ``basis`` in turn (one pass of
+    block classical Gram-Schmidt), in place; returns W."""
+    for B in basis:
+        W -= B @ (B.T @ W)
+    return W
 
 
 def block_krylov_topk(matmat, n: int, k: int, rng, tol: float = KRYLOV_TOL, depth: int = KRYLOV_DEPTH,
