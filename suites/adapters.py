@@ -27,12 +27,8 @@ import numpy as np
 
 from kpca_suite.kernels import KERNELS, draw_rff
 
-from .fingerprint import fingerprint
-from .roles import Estimator
-
-
-class UnsupportedKernel(NotImplementedError):
-    """An adapter cannot express the claim's kernel."""
+from .fingerprint import identity
+from .roles import Estimator, UnsupportedKernel  # noqa: F401 - UnsupportedKernel: a refusal of the adapters
 
 
 @dataclass(frozen=True)
@@ -58,19 +54,12 @@ class Adapter:
     def supports(self, kernel_name: str) -> bool:
         return self.kernels is None or kernel_name in self.kernels
 
-    @property
-    def packages(self) -> tuple:
-        """The distributions whose versions identify this adapter's code."""
-        if self.name.startswith("ours-"):
-            return ()
-        return (self.requires,) if self.requires else ("scikit-learn",)
-
     def estimator(self) -> Estimator:
-        """The adapter as a resolved implementation, with its fingerprint."""
-        code = ("kpca_suite.methods", "kpca_suite.kernels") if self.name.startswith("ours-") else ()
+        """The adapter as a resolved implementation, with the identity of its code."""
+        code = identity(self.factory)
         return Estimator(self.name, self.factory, self.centred, self.kind, self.budgeted, self.kernels,
-                         fingerprint(self.factory, self.packages, code), f"built-in: {self.description}",
-                         self.roles, self.requires)
+                         code.fingerprint, f"built-in: {self.description}", self.roles, self.requires,
+                         hashed=code.hashed)
 
 
 # ---------------------------------------------------------------------- ours

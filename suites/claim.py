@@ -211,11 +211,22 @@ class Outcome:
             raise ValueError(f"status must be one of {STATUSES}, got {self.status!r}")
 
 
+#: A claim's verdict may also be ``n/a``: the claim says nothing about the implementation
+#: that ran it (it refused the claim's setting, :class:`suites.roles.Unsupported`). No judging
+#: rule returns it.
+VERDICT_STATUSES = (*STATUSES, "n/a")
+
+
 @dataclass
 class Verdict(Outcome):
-    """The outcome of one claim, with the claim's id."""
+    """The outcome of one claim, with the claim's id; its status is one of
+    :data:`VERDICT_STATUSES`."""
 
     claim: str = ""
+
+    def __post_init__(self):
+        if self.status not in VERDICT_STATUSES:
+            raise ValueError(f"status must be one of {VERDICT_STATUSES}, got {self.status!r}")
 
     @classmethod
     def of(cls, claim_id: str, outcome: Outcome) -> "Verdict":

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from . import registry
 from .claim import PROFILES, Verdict
+from .pipeline import record_identities
 from .runner import UndeclaredMetric
 from .store import StoreError
 
@@ -80,13 +81,34 @@ def _verdict_line(v: Verdict) -> str:
 
 def _report_errors(evaluation, out: Path) -> None:
     """Cells that raised (tracebacks to DIR/errors.log), one line per claim and error
-    message with the number of cells it hit; and judges that raised."""
-    if evaluation.cell_errors:
-        log = out / "errors.log"
+    message with the number of cells it hit; refusals (their claim is n/a) and what the
+    cells wrote to stderr or warned, once per claim and in errors.log; and judges that
+    raised."""
+    log = out / "errors.log"
+    refused = {}
+    for e in evaluation.refusals:  # the cells in flight when the first refused say it again: once
+        refused.setdefault((e.claim, e.error), []).append(e)
+    logged = evaluation.cell_errors + evaluation.defects + [es[0] for es in refused.values()]
+    if logged or evaluation.notes:
         out.mkdir(parents=True, exist_ok=True)
         with open(log, "w", encoding="utf-8") as fh:
-            for e in evaluation.cell_errors:
-                fh.write(f"== {e.claim} cell {e.cell.key()}\n{e.traceback}\n")
+            for e in logged:
+                notes = f"-- what the cell wrote to stderr or warned:\n{e.notes}\n" if e.notes else ""
+                alike = len(refused.get((e.claim, e.error), ())) - 1
+                more = f"-- {alike} more cell(s) in flight refused alike\n" if alike > 0 else ""
+                fh.write(f"== {e.claim} cell {e.cell.key()}\n{e.traceback}\n{notes}{more}")
+            for claim, lines in evaluation.notes.items():
+                fh.write(f"== {claim}: written to stderr or warned, with the number of cells\n"
+                         + "".join(f"{count:>6}  {line}\n" for line, count in lines.items()))
+    for claim, lines in evaluation.notes.items():
+        first = next(iter(lines))
+        _warn(f"{claim}: its cells wrote to stderr or warned ({len(lines)} distinct line(s), all in {log}); "
+              f"first, in {lines[first]} cell(s): {first}")
+    for claim in dict.fromkeys(e.claim for e in evaluation.refusals):
+        first = next(e for e in evaluation.refusals if e.claim == claim)
+        print(f"kpca-suite: {claim}: the implementation refused the setting ({first.error}); the claim is n/a "
+              f"and its other cells were not run", file=sys.stderr)
+    if evaluation.cell_errors:
         _err(f"{len(evaluation.cell_errors)} cell(s) raised; nothing was recorded for them "
              f"(tracebacks in {log}):")
         groups = {}
@@ -102,6 +124,8 @@ def _report_errors(evaluation, out: Path) -> None:
 
 
 def _finish(verdicts, failed: bool) -> int:
+    """Print one line per verdict (n/a included) and the note on inconclusive claims;
+    the exit status: 1 when a claim fails or something raised, else 0."""
     for v in verdicts:
         print(_verdict_line(v))
     inconclusive = [v.claim for v in verdicts if v.status == "inconclusive"]
@@ -168,8 +192,13 @@ def cmd_run(args) -> int:
     claims = _select(args.names)
     if not claims:
         raise UsageError("no claims registered")
+    _positive("--exact-max-n", args.exact_max_n)
+    estimators, unjudged = [], []
     if args.estimator:
-        claims = _with_estimators(claims, args.estimator, args.profile)
+        claims, unjudged, estimators = _with_estimators(claims, args.estimator, args.profile, args.exact_max_n,
+                                                        set(args.names))
+        if not claims:  # every selected claim is n/a for the given implementation(s): an answer, not an error
+            return _finish([v for _, v in unjudged], False)
     if args.data is not None and not any(c.takes_data for c in claims):
         readers = [c.id for c in _select(None) if c.takes_data]
         _warn("--data is ignored: none of the selected claims reads a data file "
@@ -192,6 +221,10 @@ def cmd_run(args) -> int:
                   file=sys.stderr)
             _set_aside(store, claims, args.profile, options, args.fresh)
             try:
+                record_identities(store, estimators)
+            except StoreError as e:
+                raise UsageError(str(e)) from None
+            try:
                 ev = evaluate(claims, args.profile, store, executor, jobs=args.jobs, options=options,
                               progress=not args.no_progress, trace_memory=args.trace_memory)
             except UndeclaredMetric as e:  # a claim's declaration is wrong: no verdict can be given
@@ -212,7 +245,9 @@ def cmd_run(args) -> int:
             print(f"kpca-suite: resumed: {ev.skipped} cell(s) already in the store, "
                   f"{ev.executed} run now", file=sys.stderr)
         _report_errors(ev, out)
-        written = write_outputs(ev, claims, out, args.profile, store, jobs=args.jobs)
+        for _, v in unjudged:  # n/a before any cell ran: in the report too
+            ev.verdicts[v.claim] = v
+        written = write_outputs(ev, claims + [c for c, _ in unjudged], out, args.profile, store, jobs=args.jobs)
         for e in written["errors"]:
             _warn(e)
         code = _finish(list(ev.verdicts.values()), bool(ev.errors))
@@ -221,6 +256,11 @@ def cmd_run(args) -> int:
         return code
     finally:
         store.close()
+
+
+def _positive(option: str, value) -> None:
+    if value is not None and value < 1:
+        raise UsageError(f"{option} must be a positive integer, got {value}")
 
 
 def _set_aside(store, claims, profile, options, fresh: bool) -> None:
@@ -247,39 +287,48 @@ def _set_aside(store, claims, profile, options, fresh: bool) -> None:
                   f"(fingerprint {claim.implementation}) cells run", file=sys.stderr)
 
 
-def _with_estimators(claims, specs, profile):
-    """The claims run with each ``--estimator`` (``declared``: the claim's own), after
-    the up-front check that each factory imports and builds an object of the role."""
-    from .adapters import UnsupportedKernel
-    from .conformance import check_up_front, not_applicable, resolve, variant
+def _with_estimators(claims, specs, profile, exact_max_n=None, named=()):
+    """(the claims to run with each ``--estimator`` (``declared``: the claim's own), the
+    ``n/a`` verdicts of the claims an implementation cannot run, the resolved
+    estimators), after the up-front check that each factory imports and builds an object
+    of the role (:func:`suites.conformance.applicability`, the rule of ``check`` and
+    ``conformance`` too). What a claim costs an implementation doing dense n x n work
+    is said before it runs."""
+    from .conformance import applicability, dense_cost, resolve, variant
     from .roles import EstimatorError
     try:
         estimators = [None if spec == "declared" else resolve(spec) for spec in specs]
     except EstimatorError as e:
         raise UsageError(str(e)) from None
-    out = []
+    names = [e.name for e in estimators if e is not None]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise UsageError(f"--estimator: the name(s) {', '.join(twice)} given twice; each implementation needs its "
+                         "own name (its cells are stored as CLAIM[NAME])")
+    out, unjudged = [], []
     for claim in claims:
         for est in estimators:
             if est is None:
                 out.append(claim)
                 continue
             if claim.subject is None:
-                raise UsageError(f"{claim.id} declares no role, so --estimator cannot run it; "
-                                 "`kpca-suite estimators` lists the claims that do")
-            why = not_applicable(claim, est, profile)
-            if why:
-                _warn(f"{claim.base_id}[{est.name}]: n/a ({why}); not run")
-                continue
+                if claim.id in named:
+                    raise UsageError(f"{claim.id} declares no role, so --estimator cannot run it; "
+                                     "`kpca-suite estimators` lists the claims that do")
+                continue  # a claim of a named paper that only its own estimators run
             try:
-                check_up_front(est, claim)
-            except UnsupportedKernel as e:
-                raise UsageError(f"{claim.base_id}[{est.name}]: {e}") from None
+                why = applicability(claim, est, profile, exact_max_n)
             except EstimatorError as e:
                 raise UsageError(str(e)) from None
-            out.append(variant(claim, est))
-    if not out:
-        raise UsageError("no selected claim applies to the given --estimator(s) (each is n/a, see above)")
-    return out
+            run = variant(claim, est)
+            if why:
+                unjudged.append((run, Verdict("n/a", why, claim=run.id)))
+                continue
+            cost = dense_cost(run, est, profile)
+            if cost:
+                print(f"kpca-suite: {cost}", file=sys.stderr)
+            out.append(run)
+    return out, unjudged, [e for e in estimators if e is not None]
 
 
 def _stored_claims(store, names):
@@ -391,10 +440,13 @@ def cmd_estimators(args) -> int:
 def cmd_conformance(args) -> int:
     """Every claim with a role x every built-in implementation of it: the matrix."""
     from .adapters import ADAPTERS
-    from .conformance import matrix, plan, resolve, write_matrix
+    from .conformance import dense_cost, matrix, plan, resolve, write_matrix
+    from .machine import suite_code
     from .pipeline import evaluate, write_outputs
     from .roles import EstimatorError
+    from .runner import sweep_cells
     _positive_jobs(args.jobs)
+    _positive("--exact-max-n", args.exact_max_n)
     claims = [c for c in _select(args.names) if c.subject is not None]
     if not claims:
         raise UsageError("none of the selected claims declares a role (`kpca-suite estimators` lists those that do)")
@@ -403,13 +455,37 @@ def cmd_conformance(args) -> int:
             [a.estimator() for a in ADAPTERS.values()]
     except EstimatorError as e:
         raise UsageError(str(e).replace("--estimator ", "--estimators ", 1)) from None
-    runs, skipped = plan(claims, adapters, args.profile)
+    names = [a.name for a in adapters]
+    twice = sorted({n for n in names if names.count(n) > 1 or n == "declared"})
+    if twice:
+        raise UsageError(f"--estimators: the name(s) {', '.join(twice)} given twice (or `declared`, the claims' own "
+                         "column); each implementation needs its own name")
+    runs, skipped = plan(claims, adapters, args.profile, args.exact_max_n)
+    by_name = {a.name: a for a in adapters}
+    for run in runs:
+        est = by_name.get(run.estimator_name)
+        cost = est is not None and dense_cost(run, est, args.profile)
+        if cost:
+            print(f"kpca-suite: {cost}", file=sys.stderr)
     out = Path(args.out)
     store = _open_store(out, create=True)
     try:
+        reuse = Path(args.reuse)
+        if (reuse / STORE_NAME).is_file() and reuse.resolve() != out.resolve():
+            from .store import ResultStore
+            keys = {c.key() for cells in sweep_cells(runs, args.profile).values() for c in cells}
+            try:
+                with ResultStore(reuse / STORE_NAME, create=False) as source:
+                    copied = store.copy_from(source, keys, suite_code())
+            except StoreError as e:
+                raise UsageError(f"--reuse {reuse}: {e}") from None
+            if copied:
+                print(f"kpca-suite: {copied} cell(s) taken from {reuse / STORE_NAME}, where the same code made them",
+                      file=sys.stderr)
         print(f"kpca-suite: conformance of {len(claims)} claim(s) x {len(adapters)} estimator(s): "
               f"{len(runs)} runs, profile {args.profile}, store {store.path}", file=sys.stderr)
         try:
+            record_identities(store, adapters)
             ev = evaluate(runs, args.profile, store, jobs=args.jobs, progress=not args.no_progress)
         except UndeclaredMetric as e:
             raise UsageError(str(e)) from None
@@ -537,6 +613,11 @@ def cmd_bench(args) -> int:
 
 # ---------------------------------------------------------------------- parser
 
+EXACT_MAX_N_HELP = ("the largest n at which an implementation declared exact (kind='exact') runs a claim; a claim "
+                    "whose sweep goes further is n/a for it (default: the n whose n x n float64 matrix, five "
+                    "times over, fills half of this machine's memory)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="kpca-suite",
@@ -580,6 +661,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fresh", action="store_true",
                    help="recompute the selected claims' cells even if stored (the old ones are set aside in "
                         "the store, not deleted)")
+    p.add_argument("--exact-max-n", type=int, default=None, metavar="N", help=EXACT_MAX_N_HELP)
     p.add_argument("--trace-memory", action="store_true",
                    help="record each cell's peak traced memory (tracemalloc) for `kpca-suite plan`; slows "
                         "Python-heavy cells (up to 3.4x measured) and so their recorded wall time")
@@ -605,6 +687,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="worker processes (default: all CPUs)")
     p.add_argument("--out", default="results/conformance", metavar="DIR",
                    help="results directory (default: results/conformance)")
+    p.add_argument("--reuse", default="results", metavar="DIR",
+                   help="take the cells this matrix needs from the store of DIR when the same code made them "
+                        "(the same cell key, which names an implementation's fingerprint, and the same "
+                        "kpca-suite code); default: results, the store of `kpca-suite run`")
+    p.add_argument("--exact-max-n", type=int, default=None, metavar="N", help=EXACT_MAX_N_HELP)
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
     p.set_defaults(func=cmd_conformance)
 

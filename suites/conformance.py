@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import html
 import importlib
+import math
 import os
 import re
 import sys
@@ -26,9 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
 
-from .adapters import ADAPTERS, UnsupportedKernel
-from .fingerprint import fingerprint, import_path
-from .roles import NO_KERNEL, Estimator, EstimatorError, check_conforms, declaration
+from .adapters import ADAPTERS
+from .fingerprint import identity, import_path
+from .roles import (NO_KERNEL, Estimator, EstimatorError, NoRole, NotOfRole, Unsupported, check_conforms,
+                    declaration, factory_role_mismatch)
 
 SPEC = re.compile(r"^(?P<name>[A-Za-z0-9_.-]+)(=(?P<module>[A-Za-z_][\w.]*):(?P<attr>[A-Za-z_][\w.]*))?$")
 
@@ -67,10 +69,12 @@ def resolve(spec: str) -> Estimator:
 
 def user_estimator(name: str, factory: Callable, source: str = "") -> Estimator:
     """A user's factory as a resolved implementation: what it declares
-    (:func:`suites.roles.implementation`) and the fingerprint of its code."""
+    (:func:`suites.roles.implementation`) and the identity of its code
+    (:func:`suites.fingerprint.identity`)."""
     declared = declaration(factory, f"estimator {name!r}")
+    code = identity(factory)
     return Estimator(name, factory, declared["centred"], declared["kind"], declared["budgeted"], None,
-                     fingerprint(factory), source or import_path(factory))
+                     code.fingerprint, source or import_path(factory), declared["roles"], hashed=code.hashed)
 
 
 def probe_kernel(name: str):
@@ -87,16 +91,22 @@ def probe_kernel(name: str):
 
 def check_up_front(estimator: Estimator, claim) -> None:
     """Build the estimator once with the claim's probe settings and check the role's
-    methods: EstimatorError (one line naming estimator and claim) if the factory
-    raises or returns an object without them. UnsupportedKernel passes through."""
+    methods. A factory of another role (its declared ``roles``, its signature, or the
+    methods of what it builds) raises :class:`~suites.roles.NotOfRole`; a refusal
+    (:class:`~suites.roles.Unsupported`) passes through; a factory that raises otherwise,
+    or builds an object of no role at all, raises EstimatorError (one line naming
+    estimator and claim)."""
     subject = claim.subject
     if subject is None:
         raise EstimatorError(f"{claim.id} declares no role: only its own estimators run it")
-    settings = dict(subject.probe, kernel=probe_kernel(subject.kernel), random_state=0)
     label = f"{claim.base_id}[{estimator.name}]"
+    why = factory_role_mismatch(estimator.factory, subject.role, estimator.roles)
+    if why:
+        raise NotOfRole(f"{label}: {why}", why)
+    settings = dict(subject.probe, kernel=probe_kernel(subject.kernel), random_state=0)
     try:
         est = estimator.factory(**settings)
-    except UnsupportedKernel:
+    except Unsupported:
         raise
     except Exception as e:  # noqa: BLE001 - the factory is the user's code
         err = EstimatorError(f"{label}: the factory raised {type(e).__name__}: {e} when called with "
@@ -120,14 +130,26 @@ def other_estimand(claim, estimator: Estimator) -> Optional[str]:
             else "does not centre; the claim's estimand is centred")
 
 
-EXACT_MAX_N = 5000  # an exact method holds an n x n kernel matrix: 200 MB at n = 5000
+#: What one exact fit holds at size n, counted in n x n float64 matrices: the kernel
+#: matrix, its eigenvectors and LAPACK's workspace of a dense eigendecomposition.
+EXACT_MATRICES = 5
 
 
-def not_applicable(claim, estimator: Estimator, profile: str) -> Optional[str]:
+def default_exact_max_n(memory_bytes: Optional[int] = None) -> int:
+    """The largest n for an exact implementation by default: :data:`EXACT_MATRICES`
+    n x n float64 matrices in half of the machine's memory,
+    n = floor(sqrt(memory / (2 * 8 * EXACT_MATRICES))); 5000 where the memory is unknown."""
+    from .machine import machine
+    mem = machine()["memory_bytes"] if memory_bytes is None else memory_bytes
+    return int(math.sqrt(mem / (2 * 8 * EXACT_MATRICES))) if mem else 5000
+
+
+def not_applicable(claim, estimator: Estimator, profile: str, exact_max_n: Optional[int] = None) -> Optional[str]:
     """Why ``claim`` says nothing about ``estimator`` (``n/a``), or None: another kind
     of approximation than the claim is about, a kernel it cannot express, another
-    estimand (centring), or an exact method at an n too large for an n x n matrix.
-    What an implementation does not declare is not held against it."""
+    estimand (centring), or an exact method (``kind="exact"``) at an n above
+    ``exact_max_n`` (default :func:`default_exact_max_n`). What an implementation does
+    not declare is not held against it."""
     subject = claim.subject
     if subject.kinds and estimator.kind is not None and estimator.kind not in subject.kinds:
         return f"a claim about {' / '.join(subject.kinds)}, not {estimator.kind}"
@@ -136,17 +158,80 @@ def not_applicable(claim, estimator: Estimator, profile: str) -> Optional[str]:
     why = other_estimand(claim, estimator)
     if why:
         return f"other estimand: {why}"
-    if not estimator.budgeted:
+    if estimator.kind == "exact":
+        cap = default_exact_max_n() if exact_max_n is None else exact_max_n
         largest = max(c.n for c in claim.cells(profile))
-        if largest > EXACT_MAX_N:
-            return f"exact: n up to {largest} (an n x n kernel matrix)"
+        if largest > cap:
+            return f"exact: n up to {largest}, above the cap n = {cap} (--exact-max-n)"
     return None
+
+
+def applicability(claim, estimator: Estimator, profile: str, exact_max_n: Optional[int] = None) -> Optional[str]:
+    """Why ``claim`` is ``n/a`` for ``estimator``, or None when it runs: the claim
+    declares no role, the estimator needs a package not installed, :func:`not_applicable`,
+    then the up-front build (:func:`check_up_front`): another role
+    (:class:`~suites.roles.NotOfRole`) or a refusal (:class:`~suites.roles.Unsupported`).
+    The one rule of ``run``, ``check`` and ``conformance``. An EstimatorError (a factory
+    that raises, or builds an object of no role) propagates: it is bad input, not n/a."""
+    if claim.subject is None:
+        return "declares no role: only its own estimators run it"
+    if estimator.roles is not None and claim.subject.role not in estimator.roles:
+        return f"not a {claim.subject.role} factory (it fills {', '.join(estimator.roles)})"
+    if not estimator.available():
+        return f"needs {estimator.requires} (not installed)"
+    why = not_applicable(claim, estimator, profile, exact_max_n)
+    if why:
+        return why
+    try:
+        check_up_front(estimator, claim)
+    except NotOfRole as e:
+        return e.reason
+    except Unsupported as e:
+        return f"unsupported: {e.reason}"
+    return None
+
+
+#: The reference size of the dense-work estimate (:func:`dense_cost`).
+DENSE_PROBE_N = 400
+_DENSE_SECONDS: list = []
+
+
+def dense_cost(claim, estimator: Estimator, profile: str) -> Optional[str]:
+    """What a claim costs an implementation that does dense n x n work (``kind="exact"``,
+    or undeclared and ignoring the budget), said before it runs; None when it is under a
+    minute or the implementation is of another kind. A lower estimate: one symmetric
+    eigendecomposition of an n x n matrix per cell, timed here at n = 400 (best of 3, one
+    BLAS thread, as cells run) and scaled as n^3."""
+    if not (estimator.kind == "exact" or (estimator.kind is None and not estimator.budgeted)):
+        return None
+    cells = claim.cells(profile)
+    if not _DENSE_SECONDS:
+        import time
+
+        import numpy as np
+
+        from .runner import cell_blas_limit
+        A = np.random.default_rng(0).standard_normal((DENSE_PROBE_N, DENSE_PROBE_N))
+        A = A @ A.T
+        best = math.inf
+        with cell_blas_limit():
+            for _ in range(3):
+                t0 = time.perf_counter()
+                np.linalg.eigh(A)
+                best = min(best, time.perf_counter() - t0)
+        _DENSE_SECONDS.append(best)
+    seconds = sum(_DENSE_SECONDS[0] * (c.n / DENSE_PROBE_N) ** 3 for c in cells)
+    if seconds < 60:
+        return None
+    return (f"{claim.id}: {len(cells)} cells of dense n x n work (n up to {max(c.n for c in cells)}): at least "
+            f"{seconds / 60:.0f} min of CPU here (one n x n eigendecomposition per cell, {_DENSE_SECONDS[0]:.3f} s "
+            f"at n = {DENSE_PROBE_N}, scaled as n^3); --exact-max-n N makes the claims above n = N n/a")
 
 
 class Verdicts(dict):
     """What :func:`check` returns: ``{claim id: Verdict}`` for the claims that ran,
     and ``skipped``, ``{claim id: reason}`` for those that say nothing about the
-    implementation (another role, kind, kernel or estimand)."""
+    implementation (another role, kind, kernel or estimand, or a setting it refused)."""
 
     def __init__(self, *args, skipped: Optional[dict] = None, **kw):
         super().__init__(*args, **kw)
@@ -154,7 +239,7 @@ class Verdicts(dict):
 
 
 def check(estimator, claims=None, profile: str = "ci", *, name: Optional[str] = None, store=None,
-          jobs: Optional[int] = 1, executor=None) -> Verdicts:
+          jobs: Optional[int] = 1, executor=None, exact_max_n: Optional[int] = None) -> Verdicts:
     """Run claims with ``estimator`` in place of their own and return their verdicts.
 
     Parameters
@@ -163,29 +248,36 @@ def check(estimator, claims=None, profile: str = "ci", *, name: Optional[str] = 
         A role factory ``make(n_components, budget, kernel, random_state)`` (see
         :mod:`suites.roles`; declare its kind with :func:`suites.roles.implementation`),
         or the name of a built-in adapter.
-    claims : list of claim ids or paper names, optional
-        Default: every claim with a role that applies to the estimator.
+    claims : claim id, paper name, or a list of them, optional
+        Default: every claim with a role. A single string is one id (or paper).
     profile : "ci", "quick" or "full"
     name : str, optional
         The name in the verdicts and the store (default: the factory's ``__name__``).
     store, jobs, executor
         As for :func:`suites.pipeline.evaluate` (default: in memory, serial).
+    exact_max_n : int, optional
+        The largest n an exact implementation is run at (:func:`default_exact_max_n`).
 
     Returns
     -------
     Verdicts
-        ``{claim id: Verdict}`` of the claims that ran, and ``.skipped``: ``{claim id:
-        reason}`` of those that say nothing about the estimator (another role, kind,
-        kernel or estimand: ``n/a``).
+        ``{claim id: Verdict}`` of the claims that ran and were judged, and
+        ``.skipped``: ``{claim id: reason}`` of those that are ``n/a`` for the
+        estimator (another role, kind, kernel or estimand, an exact method above the
+        cap, or a setting the implementation refused by raising
+        :class:`~suites.roles.Unsupported`, before or during the run). An empty
+        result is possible; :func:`assert_holds` fails on it.
 
     Raises
     ------
     ValueError
-        An unknown claim id, or a named claim that declares no role.
+        An unknown claim id, or a claim named by its id that declares no role (a paper's
+        claims without a role are left out).
     EstimatorError
-        The factory cannot build an object of a named claim's role, or no claim can
-        run at all (every reason is named): an assertion on the result can then never
-        pass vacuously.
+        The factory raises when it is built with a claim's settings, the claim named by its
+        id, or builds
+        an object with the methods of no role (:class:`~suites.roles.NoRole`, whether
+        claims are named or not).
     """
     from . import registry
     from .pipeline import evaluate
@@ -194,35 +286,39 @@ def check(estimator, claims=None, profile: str = "ci", *, name: Optional[str] = 
         est = resolve(estimator)
     else:
         est = user_estimator(name or getattr(estimator, "__name__", "estimator"), estimator)
+    if isinstance(claims, str):
+        claims = [claims]
     try:
-        chosen = registry.select(claims or None)
+        chosen = registry.select(list(claims) if claims else None)
     except KeyError as e:
         raise ValueError(e.args[0]) from None
-    roleless = [c.id for c in chosen if c.subject is None]
-    if claims and roleless:
+    named = set(claims or ())
+    roleless = [c.id for c in chosen if c.subject is None and c.id in named]
+    if roleless:
         raise ValueError(f"claim(s) {', '.join(roleless)} declare no role: only their own estimators run them "
                          "(`kpca-suite estimators` lists the claims that take one)")
     runnable, skipped = [], {}
-    for claim in (c for c in chosen if c.subject is not None):
-        why = not_applicable(claim, est, profile)
-        if why is None:
-            try:
-                check_up_front(est, claim)
-            except UnsupportedKernel as e:
-                why = f"unsupported kernel: {e}"
-            except EstimatorError as e:
-                if claims:
-                    raise
-                why = f"not of role {claim.subject.role}: {getattr(e, 'reason', e)}"
+    for claim in (c for c in chosen if c.subject is not None):  # a paper's claims without a role: not its
+        try:
+            why = applicability(claim, est, profile, exact_max_n)
+        except NoRole:
+            raise
+        except EstimatorError as e:
+            if claim.id in named:
+                raise
+            why = f"not of role {claim.subject.role}: {getattr(e, 'reason', e)}"
         if why is None:
             runnable.append(variant(claim, est))
         else:
             skipped[claim.id] = why
-    if not runnable:
-        reasons = "; ".join(f"{cid}: {why}" for cid, why in skipped.items()) or "no claim declares a role"
-        raise EstimatorError(f"no claim can run with {est.name!r}: {reasons}")
-    ev = evaluate(runnable, profile, store, executor, jobs=jobs)
-    return Verdicts({cid.split("[", 1)[0]: v for cid, v in ev.verdicts.items()}, skipped=skipped)
+    ev = evaluate(runnable, profile, store, executor, jobs=jobs) if runnable else None
+    verdicts = {}
+    for cid, v in (ev.verdicts.items() if ev is not None else ()):
+        if v.status == "n/a":
+            skipped[cid.split("[", 1)[0]] = v.summary
+        else:
+            verdicts[cid.split("[", 1)[0]] = v
+    return Verdicts(verdicts, skipped=skipped)
 
 
 def assert_holds(verdicts) -> None:
@@ -246,23 +342,22 @@ class Entry:
     plot: Optional[str] = None
 
 
-def plan(claims, estimators, profile: str) -> tuple:
+def plan(claims, estimators, profile: str, exact_max_n: Optional[int] = None) -> tuple:
     """(claims to run, {(claim id, estimator name): Entry for what is not run}) for the
     matrix: each claim's own estimator and every implementation (built-in adapters and
-    users' factories, as :class:`~suites.roles.Estimator`) of the claim's role."""
+    users' factories, as :class:`~suites.roles.Estimator`) of the claim's role; a
+    built-in adapter of another role leaves its cell empty, anything else not run is
+    ``n/a`` with the reason (:func:`applicability`; a factory that raises shows its error)."""
     runs, skipped = [], {}
     for claim in claims:
         runs.append(claim)
         for est in estimators:
-            if est.roles is not None and claim.subject.role not in est.roles:
+            if est.source.startswith("built-in") and est.roles is not None and claim.subject.role not in est.roles:
                 continue
-            why = None if est.available() else f"needs {est.requires}"
-            why = why or not_applicable(claim, est, profile)
-            if why is None:
-                try:
-                    check_up_front(est, claim)
-                except (EstimatorError, UnsupportedKernel) as e:
-                    why = getattr(e, "reason", str(e).split(": ", 1)[-1])
+            try:
+                why = applicability(claim, est, profile, exact_max_n)
+            except EstimatorError as e:
+                why = getattr(e, "reason", str(e).split(": ", 1)[-1])
             if why is None:
                 runs.append(variant(claim, est))
             else:
@@ -271,6 +366,8 @@ def plan(claims, estimators, profile: str) -> tuple:
 
 
 def _entry(verdict, plots) -> Entry:
+    if verdict.status == "n/a":
+        return Entry("n/a", verdict.summary)
     fit = verdict.judged_slope()
     text = f"slope {fit.slope:+.2f} [{fit.ci[0]:+.2f}, {fit.ci[1]:+.2f}]" if fit is not None else ""
     return Entry(verdict.status, text, plots[0] if plots else None)
@@ -301,7 +398,11 @@ def reason_kind(text: str) -> str:
     if text.startswith("a claim about"):
         return "another kind of approximation"
     if text.startswith("exact: n up to"):
-        return f"an exact method at n > {EXACT_MAX_N}"
+        return "an exact method above the size cap"
+    if text.startswith("unsupported: "):
+        return "a setting the implementation refused"
+    if text.startswith("not a ") and " factory" in text:
+        return "another role"
     return text
 
 

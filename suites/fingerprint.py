@@ -1,34 +1,86 @@
-"""Which code produced a result: a short fingerprint of an implementation.
+"""Which code produced a result: the identity of an implementation.
 
 A claim run with someone else's implementation stores its cells under the
-estimator's name; the fingerprint travels in every cell's parameters (``code``), so
-a changed implementation under the same name gets new cells instead of being judged
-on the old ones (which stay in the store, apart).
+estimator's name; the fingerprint of the code travels in every cell's parameters
+(``code``), so a changed implementation under the same name gets new cells instead
+of being judged on the old ones (which stay in the store, apart).
 
-The fingerprint is the first 12 hex digits of SHA-256 over
+The usual layout is a thin factory (in a library's tests or a conftest) over a library
+installed editable: the factory's own source says little. So the fingerprint follows
+the imports. It is the first 12 hex digits of SHA-256 over
 
-* the factory's import path (``module:qualname``);
-* the source of the factory's module, when it can be read;
-* the name and version of the installed distribution that owns that module, and of
-  every distribution in ``packages`` (the libraries a built-in adapter wraps);
-* the sources of the ``code`` packages (our own ``methods`` and ``kernels`` for our
-  adapters), so that a change to our estimators is a change of ours;
-* the factory's ``version`` attribute, when it declares one
-  (:func:`suites.roles.implementation`).
+* the factory's import path (``module:qualname``) and its ``version`` attribute, when
+  it declares one (:func:`suites.roles.implementation`);
+* the bytes of the factory's module and of every module it imports, transitively
+  (every ``import`` and ``from ... import`` statement, those inside functions
+  included, read from the source without running it), that is not part of an
+  installed distribution: a plain module beside the factory, a package installed
+  editable or from a local path (its ``direct_url.json`` names a ``file://`` URL), a
+  compiled extension built in place (its bytes);
+* ``name==version`` of every installed distribution those modules import (scikit-learn,
+  numpy, ...), and of the distributions those require, transitively; the Python version
+  stands for the standard library.
 
-A change elsewhere (a library the factory's module imports without a version
-bump) is not seen: declare ``version`` or run with ``--fresh``.
+A module that is reached but whose code cannot be read (a factory typed at an
+interactive prompt, a module made at run time) leaves the identity *unestablished*:
+the fingerprint is then ``unverified-`` and a random suffix, new in every process, so
+the cells of that code are recomputed on every run, never reused.
+:attr:`Identity.hashed` says in words what was hashed (the report shows it).
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import importlib
+import importlib.util
 import inspect
+import json
+import os
+import re
+import secrets
+import site
+import sys
+import sysconfig
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Optional
+
+#: Modules whose code never decides a result here (the standard library is named by
+#: the Python version).
+_STDLIB = frozenset(sys.stdlib_module_names) | frozenset(sys.builtin_module_names) | {"__future__"}
+
+
+@dataclass(frozen=True)
+class Identity:
+    """What identifies an implementation's code: ``fingerprint`` (12 hex digits, or
+    ``unverified-...`` when ``unknown`` is not empty), the hashed ``modules``
+    (``(name, path)``), the ``distributions`` (``name==version``) and the modules
+    whose code could not be read (``unknown``)."""
+
+    fingerprint: str
+    modules: tuple = ()
+    distributions: tuple = ()
+    unknown: tuple = ()
+
+    @property
+    def established(self) -> bool:
+        return not self.unknown
+
+    @property
+    def hashed(self) -> str:
+        """What the fingerprint covers, in one line."""
+        mods = [name for name, _ in self.modules]
+        text = f"{len(mods)} module(s) hashed ({_some(mods)})"
+        if self.distributions:
+            text += f"; distributions {_some(list(self.distributions))}"
+        if self.unknown:
+            text += f"; code not readable, so recomputed on every run: {_some(list(self.unknown))}"
+        return text
+
+
+def _some(names: list, most: int = 8) -> str:
+    return ", ".join(names[:most]) + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
 def import_path(factory: Callable) -> str:
@@ -37,46 +89,191 @@ def import_path(factory: Callable) -> str:
     return f"{module}:{getattr(factory, '__qualname__', type(factory).__qualname__)}"
 
 
-@functools.lru_cache(maxsize=None)
-def _distribution_of(top: str) -> str:
-    """``name==version`` of the distribution providing the top-level package ``top``, or ''."""
-    dists = metadata.packages_distributions().get(top, [])
-    return ",".join(f"{d}=={metadata.version(d)}" for d in sorted(set(dists)))
+# ---------------------------------------------------------------------- installed distributions
+
+@functools.lru_cache(maxsize=1)
+def _site_dirs() -> tuple:
+    dirs = {sysconfig.get_paths()[k] for k in ("purelib", "platlib")}
+    dirs.update(getattr(site, "getsitepackages", lambda: [])())
+    user = getattr(site, "getusersitepackages", lambda: None)()
+    if user:
+        dirs.add(user)
+    return tuple(sorted(os.path.realpath(d) for d in dirs if d))
 
 
-def _version(dist: str) -> str:
+def _in_site(path: str) -> bool:
+    real = os.path.realpath(path)
+    return any(real == d or real.startswith(d + os.sep) for d in _site_dirs())
+
+
+def _from_local_path(dist) -> bool:
+    """Whether ``dist`` was installed from a local path (editable or not): its
+    ``direct_url.json`` names a ``file://`` URL."""
     try:
-        return f"{dist}=={metadata.version(dist)}"
-    except metadata.PackageNotFoundError:
-        return f"{dist} not installed"
+        text = dist.read_text("direct_url.json")
+        return bool(text) and json.loads(text).get("url", "").startswith("file://")
+    except (ValueError, OSError, AttributeError):
+        return False
 
 
 @functools.lru_cache(maxsize=None)
-def _package_source_digest(package: str) -> str:
-    """SHA-256 of every ``.py`` file of an importable package, in path order."""
-    mod = importlib.import_module(package)
-    h = hashlib.sha256()
-    for path in sorted(Path(p) for root in mod.__path__ for p in Path(root).rglob("*.py")):
-        h.update(path.name.encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()
-
-
-def fingerprint(factory: Callable, packages: Iterable[str] = (), code: Iterable[str] = ()) -> str:
-    """The fingerprint of ``factory`` (module docstring)."""
-    h = hashlib.sha256(import_path(factory).encode())
-    module = inspect.getmodule(factory)
-    if module is not None:
+def _owner(top: str) -> Optional[tuple]:
+    """(distribution name, from a local path) of the distribution installed in a
+    site-packages directory that provides the top-level module ``top``, or None."""
+    for name in _providers().get(top, ()):
         try:
-            h.update(inspect.getsource(module).encode())
-        except (OSError, TypeError):  # built in, or no source file: its name and version stand for it
-            pass
-        h.update(_distribution_of(module.__name__.split(".", 1)[0]).encode())
-    for dist in packages:
-        h.update(_version(dist).encode())
-    for package in code:
-        h.update(_package_source_digest(package).encode())
+            dist = metadata.distribution(name)
+            base = str(dist.locate_file(""))
+        except Exception:  # noqa: BLE001 - a broken installation is not ours to judge
+            continue
+        if _in_site(base):
+            return name, _from_local_path(dist)
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def _providers() -> dict:
+    return metadata.packages_distributions()
+
+
+_REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+
+
+def _with_requirements(names) -> list:
+    """``name==version`` of the distributions ``names`` and of those they require
+    (extras left out), transitively, sorted."""
+    seen, todo = {}, list(names)
+    while todo:
+        name = todo.pop()
+        key = name.lower().replace("_", "-")
+        if key in seen:
+            continue
+        try:
+            seen[key] = f"{name}=={metadata.version(name)}"
+            requires = metadata.requires(name) or []
+        except metadata.PackageNotFoundError:
+            seen[key] = f"{name} not installed"
+            continue
+        for req in requires:
+            m = _REQUIREMENT.match(req)
+            if m and "extra ==" not in req.replace('"', "'").replace("extra=='", "extra == '"):
+                todo.append(m.group(1))
+    return sorted(seen.values(), key=str.lower)
+
+
+# ---------------------------------------------------------------------- the import graph
+
+_FROM = re.compile(r"^[ \t]*from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)", re.M)
+_IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n#;]+)", re.M)
+
+
+@functools.lru_cache(maxsize=None)
+def _read(path: str, mtime_ns: int, size: int) -> tuple:
+    """(SHA-256 of the file's bytes, the imports its source states as ``(level, module,
+    names)``) of a file; cached while it is unchanged. The statements are found line by
+    line (a regular expression: parsing every module took 10 ms each); one quoted in a
+    docstring only adds a module to hash."""
+    data = Path(path).read_bytes()
+    names = []
+    if path.endswith(".py"):
+        text = data.decode("utf-8", "replace")
+        for m in _FROM.finditer(text):
+            attrs = tuple(a.split()[0] for a in m.group(3).strip("()").replace("\n", " ").split(",")
+                          if a.strip() and a.split()[0] != "*")
+            names.append((len(m.group(1)), m.group(2), attrs))
+        for m in _IMPORT.finditer(text):
+            names += [(0, a.split()[0], ()) for a in m.group(1).split(",") if a.strip()]
+    return hashlib.sha256(data).hexdigest(), tuple(names)
+
+
+def _spec(name: str):
+    try:
+        return importlib.util.find_spec(name)
+    except (ImportError, ValueError, AttributeError):
+        return None
+
+
+def _file_of(name: str) -> tuple:
+    """(path or None, whether ``name`` is a package, whether it is a module at all)."""
+    module = sys.modules.get(name)
+    if module is not None:
+        path = getattr(module, "__file__", None)
+        return path, hasattr(module, "__path__"), True
+    spec = _spec(name)
+    if spec is None:
+        return None, False, False
+    origin = spec.origin if spec.has_location else None
+    return origin, spec.submodule_search_locations is not None, True
+
+
+def _absolute(level: int, module: str, package: str) -> Optional[str]:
+    if level == 0:
+        return module
+    parts = package.split(".") if package else []
+    if level - 1 > len(parts):
+        return None
+    base = parts[:len(parts) - (level - 1)]
+    return ".".join(base + ([module] if module else []))
+
+
+def identity(factory: Callable) -> Identity:
+    """The :class:`Identity` of ``factory``'s code (module docstring)."""
+    h = hashlib.sha256(import_path(factory).encode())
     version = getattr(factory, "version", None)
     if version is not None:
-        h.update(str(version).encode())
-    return h.hexdigest()[:12]
+        h.update(f"version {version}".encode())
+    h.update(f"python {sys.version_info[:3]}".encode())
+    module = inspect.getmodule(factory)
+    modules, dists, unknown = [], set(), []
+    if module is None:
+        unknown.append(import_path(factory))
+        roots = []
+    elif getattr(module, "__file__", None) is None or not Path(module.__file__).is_file():
+        unknown.append(module.__name__)
+        roots = []
+    else:
+        roots = [module.__name__]
+    seen, queue = set(), list(roots)
+    while queue:
+        name = queue.pop(0)
+        if name in seen or not name:
+            continue
+        seen.add(name)
+        top = name.split(".", 1)[0]
+        if top in _STDLIB:
+            continue
+        owner = _owner(top)
+        if owner is not None and not owner[1]:
+            top_path = _file_of(top)[0]  # finding a top-level module imports nothing
+            if top_path is None or _in_site(top_path):
+                dists.add(owner[0])
+                continue
+        path, is_package, exists = _file_of(name)
+        if not exists:
+            continue  # an optional import that is absent here: no code of it can run
+        if path is None:
+            if is_package:  # a namespace package: no code of its own
+                continue
+            unknown.append(name)
+            continue
+        try:
+            st = os.stat(path)
+            digest, imports = _read(path, st.st_mtime_ns, st.st_size)
+        except OSError:
+            unknown.append(name)
+            continue
+        h.update(f"{name}\n{digest}\n".encode())
+        modules.append((name, path))
+        package = name if is_package else name.rpartition(".")[0]
+        for level, mod, attrs in imports:
+            base = _absolute(level, mod, package)
+            if base is None:
+                continue
+            parts = base.split(".")
+            queue += [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
+            queue += [f"{base}.{a}" for a in attrs]  # a submodule, when it is one
+    distributions = tuple(_with_requirements(sorted(dists)))
+    for d in distributions:
+        h.update(d.encode())
+    fingerprint = h.hexdigest()[:12] if not unknown else f"unverified-{secrets.token_hex(4)}"
+    return Identity(fingerprint, tuple(modules), distributions, tuple(unknown))

@@ -67,6 +67,11 @@ def combine(statuses) -> str:
     return "inconclusive"
 
 
+def _num(x: float) -> str:
+    """Three decimals, or three significant digits below 0.01 (a small mean reads as itself, not 0.000)."""
+    return f"{x:.3f}" if not abs(x) < 0.01 else f"{x:.2e}"
+
+
 def fmt_ci(fit) -> str:
     return f"{fit.slope:+.3f} [{fit.ci[0]:+.3f}, {fit.ci[1]:+.3f}]"
 
@@ -408,7 +413,7 @@ class MeanAtMost:
             worst = float(np.mean(values))  # NaN propagates, and fails
             key = self.name or f"mean_{self.metric}"
             return Outcome("holds" if worst <= self.tol else "fails",
-                           f"mean {self.what} {worst:.3f} over {len(values)} cells (<= {self.tol:g})",
+                           f"mean {self.what} {_num(worst)} over {len(values)} cells (<= {self.tol:g})",
                            [], {key: worst}, {f"{key}_at_most": self.tol})
         key = (lambda c: c.n) if self.x == "n" else (lambda c: c.p[self.x])
         if self.min_x is not None:
@@ -418,7 +423,7 @@ class MeanAtMost:
         worst = float(np.nanmax(means))
         key = self.name or f"max_mean_{self.metric}"
         return Outcome("holds" if worst <= self.tol else "fails",
-                       f"max mean {self.what} {worst:.3f} at {self.x} = {xs[int(np.nanargmax(means))]:g} "
+                       f"max mean {self.what} {_num(worst)} at {self.x} = {xs[int(np.nanargmax(means))]:g} "
                        f"(<= {self.tol:g})",
                        [], {key: worst}, {f"{key}_at_most": self.tol})
 

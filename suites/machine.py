@@ -6,6 +6,8 @@ Every function here is cheap and never raises: a missing package reads
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
 import platform
 import subprocess
@@ -19,14 +21,47 @@ PACKAGES = ("numpy", "scipy", "numba", "scikit-learn", "matplotlib", "kpca-suite
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
 
+#: The key of :func:`versions` that identifies the suite's own code.
+CODE_KEY = "kpca-suite code"
+
+
+@functools.lru_cache(maxsize=1)
+def suite_code() -> str:
+    """The first 12 hex digits of SHA-256 over every ``.py`` file of kpca_suite
+    (kernels, methods, theory, suites with the claims), in path order: what the
+    experiments, metrics and our estimators were at, whatever the commit says."""
+    import kpca_suite.kernels
+    import kpca_suite.methods
+    import kpca_suite.theory
+
+    h = hashlib.sha256()
+    for pkg in (kpca_suite.kernels, kpca_suite.methods, kpca_suite.theory):
+        h.update(_tree_digest(Path(pkg.__file__).parent).encode())
+    h.update(_tree_digest(_PACKAGE_DIR).encode())
+    return h.hexdigest()[:12]
+
+
+def _tree_digest(root: Path) -> str:
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        h.update(path.relative_to(root).as_posix().encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
 def versions() -> dict:
-    """``{"python": "3.11.4", "numpy": "1.26.4", ...}`` for :data:`PACKAGES`."""
+    """``{"python": "3.11.4", "numpy": "1.26.4", ..., "kpca-suite code": "<digest>"}`` for
+    :data:`PACKAGES` and :func:`suite_code`."""
     out = {"python": platform.python_version()}
     for name in PACKAGES:
         try:
             out[name] = metadata.version(name)
         except Exception:  # PackageNotFoundError, broken metadata
             out[name] = "not installed"
+    try:
+        out[CODE_KEY] = suite_code()
+    except Exception:  # noqa: BLE001 - an unreadable source file: provenance only
+        out[CODE_KEY] = "unknown"
     return out
 
 

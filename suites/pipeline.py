@@ -38,6 +38,8 @@ class Evaluation:
     ``errors``    messages: cells that raised (``runner.CellError``) and judges that raised;
     ``cell_errors`` the CellErrors themselves (with tracebacks);
     ``defects``   cells whose estimator returned an unusable output (they fail their claim);
+    ``refusals``  cells whose implementation refused the setting (their claim is n/a);
+    ``notes``     ``{claim id: {line: cells}}``: what the cells wrote to stderr or warned;
     ``executed`` / ``skipped`` cells run now / found in the store; ``elapsed`` seconds.
     """
 
@@ -46,6 +48,8 @@ class Evaluation:
     errors: list = field(default_factory=list)
     cell_errors: list = field(default_factory=list)
     defects: list = field(default_factory=list)
+    refusals: list = field(default_factory=list)
+    notes: dict = field(default_factory=dict)
     tracebacks: list = field(default_factory=list)  # (message, traceback) of judges that raised
     executed: int = 0
     skipped: int = 0
@@ -57,11 +61,16 @@ class Evaluation:
         return bool(self.errors) or any(v.status == "fails" for v in self.verdicts.values())
 
 
-def judge_claim(claim, results: list, wanted: Optional[set], profile: str, defects=(), errors=()):
+def judge_claim(claim, results: list, wanted: Optional[set], profile: str, defects=(), errors=(), refusals=()):
     """The claim's verdict on ``results`` (complete data only), and an error
-    message or None. ``defects`` (cells whose estimator returned an unusable output)
-    fail the claim, naming the first; ``errors`` (cells that raised) name the first
-    reason of an incomplete sweep."""
+    message or None. ``refusals`` (cells whose implementation refused the setting)
+    make it ``n/a`` with the first reason; ``defects`` (cells whose estimator returned
+    an unusable output) fail the claim, naming the first; ``errors`` (cells that raised)
+    name the first reason of an incomplete sweep."""
+    if refusals:
+        first = refusals[0]
+        return Verdict("n/a", f"unsupported: {first.error} (refused at n = {first.cell.n}, seed {first.cell.seed})",
+                       claim=claim.id), None
     if defects:
         return Verdict("fails", f"DEFECTIVE ESTIMATOR OUTPUT in {len(defects)} cell(s), first at n = "
                        f"{defects[0].cell.n} seed {defects[0].cell.seed}: {defects[0].error.split(': ', 1)[-1]}",
@@ -112,6 +121,7 @@ def evaluate(claims, profile: str, store=None, executor=None, *, jobs: Optional[
                           progress=progress, keep=keep, trace_memory=trace_memory)
         out.cell_errors = list(sweep.errors)
         out.defects = list(sweep.defects)
+        out.refusals, out.notes = list(sweep.refusals), dict(sweep.notes)
         out.errors += [str(e) for e in sweep.errors]
         out.executed, out.skipped, out.elapsed = sweep.executed, sweep.skipped, sweep.elapsed
     for claim in claims:
@@ -124,7 +134,8 @@ def evaluate(claims, profile: str, store=None, executor=None, *, jobs: Optional[
         out.results[claim.id] = results
         verdict, err = judge_claim(claim, results, wanted, profile,
                                    [d for d in out.defects if d.claim == claim.id],
-                                   [e for e in out.cell_errors if e.claim == claim.id])
+                                   [e for e in out.cell_errors if e.claim == claim.id],
+                                   [e for e in out.refusals if e.claim == claim.id])
         out.verdicts[claim.id] = verdict
         if err is not None:
             out.errors.append(err[0])
@@ -141,6 +152,8 @@ def _plot_one(cid):
     from .plots import plot_claim
 
     by_id, evaluation, plotdir = _TO_PLOT
+    if evaluation.verdicts[cid].status == "n/a":  # nothing was measured for that implementation
+        return [], []
     return plot_claim(by_id[cid], evaluation.verdicts[cid], evaluation.results.get(cid, []), plotdir)
 
 
@@ -166,6 +179,20 @@ def _draw_all(by_id, evaluation, plotdir, jobs: int) -> dict:
         _TO_PLOT = None
 
 
+def _code_text(store, fingerprint: str) -> str:
+    """The fingerprint and what it covers (recorded in the store's meta as ``code <fp>``
+    when the implementation ran, :func:`record_identities`)."""
+    hashed = store.get_meta(f"code {fingerprint}")
+    return f"code fingerprint {fingerprint}" + (f" over {hashed}" if hashed else "")
+
+
+def record_identities(store, estimators) -> None:
+    """Keep in the store's meta what each implementation's fingerprint covers, for the report."""
+    for est in estimators:
+        if est is not None and est.hashed:
+            store.set_meta(f"code {est.fingerprint}", f"{est.source}; {est.hashed}")
+
+
 def write_outputs(evaluation: Evaluation, claims, outdir, profile: str, store, jobs: Optional[int] = 1) -> dict:
     """Plots under ``outdir/plots`` (drawn by ``jobs`` processes; None: one per CPU)
     and the report (Markdown and HTML).
@@ -187,5 +214,6 @@ def write_outputs(evaluation: Evaluation, claims, outdir, profile: str, store, j
                           commit=commits, wall_time=wall, elapsed=evaluation.elapsed or None,
                           errors=evaluation.errors + errors,
                           cells={k: len(v) for k, v in evaluation.results.items()},
-                          implementations={c.id: c.implementation for c in claims if c.implementation})
+                          implementations={c.id: _code_text(store, c.implementation) for c in claims
+                                           if c.implementation})
     return {"plots": plots, "report": report, "errors": errors}

@@ -16,7 +16,7 @@ from typing import Optional
 
 from .plots import band_text, fit_label, number, safe_name
 
-STATUS_MARK = {"holds": "✅ holds", "fails": "❌ fails", "inconclusive": "⚠️ inconclusive"}
+STATUS_MARK = {"holds": "✅ holds", "fails": "❌ fails", "inconclusive": "⚠️ inconclusive", "n/a": "n/a"}
 
 
 #: suffixes of predicted keys that belong to the measured key before them, and how each reads
@@ -126,7 +126,7 @@ def write_report(verdicts, plot_paths, outdir, profile: str, machine_info: dict,
     errors : list of strings (cells or plots that failed)
     cells : claim id -> number of finished cells
     implementations : claim id ``<id>[<name>]`` -> the fingerprint of the code that
-        produced its judged cells (:mod:`suites.fingerprint`)
+        produced its judged cells and what it covers, in words (:mod:`suites.fingerprint`)
 
     Returns
     -------
@@ -152,7 +152,7 @@ def write_report(verdicts, plot_paths, outdir, profile: str, machine_info: dict,
         prov.append(("elapsed (this run)", _hms(elapsed)))
     prov += [(f"machine: {k}", str(v)) for k, v in machine_info.items() if k != "memory_bytes"]
     prov += [(f"version: {k}", str(v)) for k, v in versions.items()]
-    prov += [(f"implementation: {cid}", f"code fingerprint {fp}") for cid, fp in sorted((implementations or {}).items())]
+    prov += [(f"implementation: {cid}", code) for cid, code in sorted((implementations or {}).items())]
 
     # ---------------- Markdown ----------------
     md = ["# kpca-suite report", "",
@@ -170,7 +170,8 @@ def write_report(verdicts, plot_paths, outdir, profile: str, machine_info: dict,
         md.append(f"| `{v.claim}` | {STATUS_MARK.get(v.status, v.status)} | {cell_md(v.summary)} | {mp} | {fits} |")
     md += ["", "Statuses: **holds** — the measurement agrees with the prediction within the "
            "tolerance; **fails** — it contradicts it; **inconclusive** — the measurement "
-           "cannot decide (e.g. the slope CI straddles the tolerance band).", ""]
+           "cannot decide (e.g. the slope CI straddles the tolerance band); **n/a** — the claim says nothing "
+           "about the implementation that ran it (it refused the claim's setting).", ""]
     if errors:
         md += ["## Errors", ""] + [f"- {cell_md(e)}" for e in errors] + [""]
     md += ["## Plots", ""]

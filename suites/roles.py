@@ -63,15 +63,26 @@ the reason instead of a verdict that means nothing::
               sampling), ``sketch`` (a matrix sketch of the data or features),
               ``exact``; None (undeclared): every claim of the role runs;
 ``centred``   whether it centres in feature space; None: undeclared;
-``budgeted``  whether it honours ``budget`` (an exact method does not);
+``budgeted``  whether it honours ``budget``; False: it ignores the budget (an exact
+              method, or one that picks its own size); it says nothing about the kind;
+``roles``     optionally, the roles it fills (keys of :data:`ROLES`); a claim of another
+              role is then ``n/a`` ("not a krr factory"). Undeclared, the roles are read
+              from the factory's signature and the methods of what it builds;
 ``version``   optionally, a version string of the code behind it, part of the
               fingerprint that keeps results of changed code apart
               (:mod:`suites.fingerprint`).
+
+A setting the implementation cannot honour (a sketch that cannot make ell <= d rows, a
+kernel it has no formula for, k above what it can fit) is refused by raising
+:class:`Unsupported` (``raise Unsupported("ell must exceed d")``) from the factory or
+from any method the claim calls: the claim is then ``n/a`` with that reason, in
+``run``, ``check`` and ``conformance`` alike, instead of a crash.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import inspect
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -109,13 +120,34 @@ ROLES = {r.name: r for r in (
 )}
 
 
+class Unsupported(Exception):
+    """The public refusal: an implementation cannot honour a claim's setting.
+
+    Raised by a factory, or by any method a claim calls (``fit``, ``partial_fit``,
+    ``transform``, ...), with the reason in words. The claim is ``n/a`` for that
+    implementation, with the reason, wherever it runs (``kpca-suite run``, ``check``,
+    ``conformance``, the report); it is never read as a failure or a crash. The
+    remaining cells of the claim are not run."""
+
+    def __init__(self, reason: str = ""):
+        super().__init__(reason)
+        self.reason = str(reason) or type(self).__name__
+
+
+class UnsupportedKernel(Unsupported, NotImplementedError):
+    """An implementation cannot express the claim's kernel: a case of :class:`Unsupported`."""
+
+
+DECLARED = (("kind", None), ("centred", None), ("budgeted", True), ("version", None), ("roles", None))
+
+
 def implementation(kind: Optional[str] = None, centred: Optional[bool] = None, budgeted: bool = True,
-                   version: Optional[str] = None):
+                   version: Optional[str] = None, roles=None):
     """Decorator declaring what a role factory is (module docstring); returns the
-    factory itself with the attributes ``kind``, ``centred``, ``budgeted`` and
-    ``version`` set, after checking them."""
-    declared = check_declaration({"kind": kind, "centred": centred, "budgeted": budgeted, "version": version},
-                                 "implementation()")
+    factory itself with the attributes ``kind``, ``centred``, ``budgeted``,
+    ``version`` and ``roles`` set, after checking them."""
+    declared = check_declaration({"kind": kind, "centred": centred, "budgeted": budgeted, "version": version,
+                                  "roles": roles}, "implementation()")
 
     def declare(factory):
         for attr, value in declared.items():
@@ -125,10 +157,22 @@ def implementation(kind: Optional[str] = None, centred: Optional[bool] = None, b
 
 
 def check_declaration(values: dict, where: str) -> dict:
-    """The declaration ``values`` (kind, centred, budgeted, version) checked; an
-    :class:`EstimatorError` naming ``where`` and the attribute otherwise."""
+    """The declaration ``values`` (kind, centred, budgeted, version, roles) checked; an
+    :class:`EstimatorError` naming ``where`` and the attribute otherwise. ``roles`` comes
+    back as a tuple (a single role name is a one-role tuple) or None."""
     kind, centred = values.get("kind"), values.get("centred")
     budgeted, version = values.get("budgeted", True), values.get("version")
+    roles = values.get("roles")
+    if isinstance(roles, str):
+        roles = (roles,)
+    if roles is not None:
+        try:
+            roles = tuple(roles)
+        except TypeError:
+            raise EstimatorError(f"{where}: roles must be role names or None, got {roles!r}") from None
+        unknown = [r for r in roles if r not in ROLES]
+        if unknown or not roles:
+            raise EstimatorError(f"{where}: roles must be a non-empty selection of {tuple(ROLES)}, got {roles!r}")
     if kind is not None and kind not in KINDS:
         raise EstimatorError(f"{where}: kind must be one of {KINDS} or None, got {kind!r}")
     if centred is not None and not isinstance(centred, bool):
@@ -137,20 +181,20 @@ def check_declaration(values: dict, where: str) -> dict:
         raise EstimatorError(f"{where}: budgeted must be True or False, got {budgeted!r}")
     if version is not None and not isinstance(version, str):
         raise EstimatorError(f"{where}: version must be a string or None, got {version!r}")
-    return {"kind": kind, "centred": centred, "budgeted": budgeted, "version": version}
+    return {"kind": kind, "centred": centred, "budgeted": budgeted, "version": version, "roles": roles}
 
 
 def declaration(factory, where: str) -> dict:
     """What ``factory`` declares about itself (:func:`implementation`), checked."""
-    return check_declaration({a: getattr(factory, a, d) for a, d in
-                              (("kind", None), ("centred", None), ("budgeted", True), ("version", None))}, where)
+    return check_declaration({a: getattr(factory, a, d) for a, d in DECLARED}, where)
 
 
 @dataclass(frozen=True)
 class Estimator:
     """A resolved implementation: its name, factory, what it declares (``centred``,
-    ``kind``: None when undeclared; ``budgeted``; ``kernels`` it supports, None: any),
-    the fingerprint of its code (:mod:`suites.fingerprint`) and where it comes from."""
+    ``kind``: None when undeclared; ``budgeted``; ``kernels`` it supports, None: any;
+    ``roles``, None: undeclared), the fingerprint of its code and what it covers
+    (:mod:`suites.fingerprint`) and where it comes from."""
 
     name: str
     factory: Callable
@@ -162,6 +206,7 @@ class Estimator:
     source: str = ""
     roles: Optional[tuple] = None  # the roles it fills; None: whichever its objects' methods fit
     requires: str = ""             # an optional package it needs
+    hashed: str = ""               # what its fingerprint covers, in words (Identity.hashed)
 
     def supports(self, kernel_name: str) -> bool:
         return self.kernels is None or kernel_name in self.kernels
@@ -172,8 +217,55 @@ class Estimator:
 
 class EstimatorError(Exception):
     """An implementation that cannot fill its role: the factory cannot be imported,
-    or what it returns lacks the role's methods. The message names the estimator
+    or what it returns fills no role at all. The message names the estimator
     and the claim."""
+
+
+class NotOfRole(EstimatorError):
+    """An implementation of another role than the claim's: its factory's signature is
+    another role's, it declares other ``roles``, or what it builds has another role's
+    methods (a krr regressor, a matrix sketch, an in-sample-only ``fit_transform``).
+    The claim is ``n/a`` for it; ``reason`` says why in a few words."""
+
+    def __init__(self, message: str, reason: str):
+        super().__init__(message)
+        self.reason = reason
+
+
+class NoRole(EstimatorError):
+    """A factory built an object with the methods of no role at all (a factory that
+    returns the wrong thing): an error wherever it is named, never an ``n/a``."""
+
+
+#: The keyword arguments a factory of each role is called with.
+FACTORY_ARGS = {name: ("budget", "kernel", "ridge", "random_state") if name == "krr"
+                else ("n_components", "budget", "kernel", "random_state") for name in ROLES}
+
+
+def factory_role_mismatch(factory, role: str, roles: Optional[tuple]) -> Optional[str]:
+    """Why ``factory`` is not a factory of ``role`` (the reason of an ``n/a``), or None:
+    it declares other ``roles``, or its signature cannot take the role's arguments
+    (:data:`FACTORY_ARGS`). A factory whose signature cannot be read is given the benefit."""
+    if roles is not None and role not in roles:
+        return f"not a {role} factory (it declares roles {', '.join(roles)})"
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):
+        return None
+    try:
+        signature.bind(**dict.fromkeys(FACTORY_ARGS[role]))
+    except TypeError:
+        return (f"not a {role} factory: it takes {signature}, a {role} factory is called as "
+                f"make({', '.join(FACTORY_ARGS[role])})")
+    return None
+
+
+def roles_filled(est) -> list:
+    """The roles whose methods ``est`` has, and "in-sample kpca" when it has ``fit_transform``."""
+    have = [name for name, r in ROLES.items() if all(callable(getattr(est, m, None)) for m in r.methods)]
+    if callable(getattr(est, "fit_transform", None)):
+        have.append("in-sample kpca (fit_transform)")
+    return have
 
 
 @dataclass(frozen=True)
@@ -219,12 +311,20 @@ def check_conforms(est, role: str, claim: str, methods: tuple = (), in_sample: b
         needed = tuple(m for m in needed if m not in ("fit", "transform"))
     missing = [m for m in needed if not callable(getattr(est, m, None))]
     if missing:
-        err = EstimatorError(f"{claim}: the estimator's factory returned {type(est).__name__}, which lacks "
-                             f"{', '.join(missing)} (role {role!r} and this claim need {', '.join(needed)})")
-        err.reason = f"lacks {', '.join(missing)}"
+        message = (f"{claim}: the estimator's factory returned {type(est).__name__}, which lacks "
+                   f"{', '.join(missing)} (role {role!r} and this claim need {', '.join(needed)})")
+        other = roles_filled(est)
+        if not other:  # fills no role at all: a factory that returns the wrong thing
+            err = NoRole(message + "; it has the methods of no role")
+            err.reason = f"lacks {', '.join(missing)}"
+            raise err
         if "transform" in missing and callable(getattr(est, "fit_transform", None)):
-            err.reason = "no out-of-sample transform (fit_transform only); the claim reads new points"
-        raise err
+            reason = "no out-of-sample transform (fit_transform only); the claim reads new points"
+        elif set(missing) <= set(methods):  # the role is filled; the claim needs more
+            reason = f"lacks {', '.join(missing)}"
+        else:
+            reason = f"lacks {', '.join(missing)} (it has the methods of {', '.join(other)})"
+        raise NotOfRole(message, reason)
     return est
 
 

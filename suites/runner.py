@@ -35,7 +35,7 @@ from .machine import git_commit, versions as _versions
 import numpy as np
 
 from .claim import PROFILES, Cell, Result
-from .roles import EstimatorDefect
+from .roles import EstimatorDefect, Unsupported
 
 
 #: BLAS / LAPACK threads of every cell, in every executor. The thread count
@@ -102,6 +102,7 @@ class CellError:
     cell: Cell
     error: str       # "ExceptionType: message"
     traceback: str   # formatted where the cell ran
+    notes: str = ""  # what the cell wrote to stderr and warned
 
     def __str__(self):
         return f"{self.claim}: cell {self.cell.key()} failed: {self.error}"
@@ -115,6 +116,10 @@ class Sweep(dict):
     ``errors``   list of :class:`CellError`, the cells that raised;
     ``defects``  list of :class:`CellError`, the cells whose estimator returned an
                  unusable output (nothing recorded; the claim fails naming it);
+    ``refusals`` list of :class:`CellError`, the cells whose implementation refused
+                 the setting (:class:`~suites.roles.Unsupported`; the claim is n/a and
+                 its other cells are not started);
+    ``notes``    ``{claim id: {line: cells}}``, what the cells wrote to stderr or warned;
     ``executed`` the number of cells run now;
     ``skipped``  the number of cells found already done in the store;
     ``elapsed``  wall-clock seconds of the sweep.
@@ -124,6 +129,8 @@ class Sweep(dict):
         super().__init__(*args, **kw)
         self.errors: list = []
         self.defects: list = []
+        self.refusals: list = []
+        self.notes: dict = {}
         self.executed = 0
         self.skipped = 0
         self.elapsed = 0.0
@@ -208,17 +215,40 @@ def execute_cell(cell: Cell, run_cell: Optional[Callable] = None, trace_memory: 
     return Result(cell, validate_metrics(metrics, cell.claim, cell), wall, peak)
 
 
+def _captured(cell: Cell, run_cell: Callable, trace_memory: bool):
+    """:func:`execute_cell` with what the cell writes to ``sys.stderr`` and the warnings
+    it raises kept (not printed): ``(outcome, notes)``, the notes as text. An
+    implementation that prints or warns in every cell is then said once per claim
+    (:func:`notes_summary`), not once per cell."""
+    import contextlib
+    import io
+    import warnings
+
+    buffer = io.StringIO()
+    with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stderr(buffer):
+        warnings.simplefilter("always")
+        try:
+            outcome = ("ok", execute_cell(cell, run_cell, trace_memory))
+        except EstimatorDefect as e:
+            outcome = ("defect", str(e), traceback.format_exc())
+        except Unsupported as e:
+            outcome = ("unsupported", e.reason, traceback.format_exc())
+        except Exception as e:  # noqa: BLE001 - reported to the user, run continues
+            outcome = ("error", f"{type(e).__name__}: {e}", traceback.format_exc())
+    lines = [f"{w.category.__name__}: {w.message}" for w in caught]
+    lines += [line for line in buffer.getvalue().splitlines() if line.strip()]
+    return outcome, "\n".join(lines)
+
+
 def _execute_safe(cell: Cell, run_cell: Callable, trace_memory: bool = False):
-    """Worker entry: ``("ok", Result)``, ``("defect", message, traceback)`` when the
-    estimator's output is unusable (:class:`~suites.roles.EstimatorDefect`, a finding
-    that fails the claim) or ``("error", message, traceback)``, with the traceback
-    formatted where the cell ran."""
-    try:
-        return ("ok", execute_cell(cell, run_cell, trace_memory))
-    except EstimatorDefect as e:
-        return ("defect", str(e), traceback.format_exc())
-    except Exception as e:  # noqa: BLE001 - reported to the user, run continues
-        return ("error", f"{type(e).__name__}: {e}", traceback.format_exc())
+    """Worker entry: ``("ok", Result, notes)``; ``("defect", message, traceback, notes)``
+    when the estimator's output is unusable (:class:`~suites.roles.EstimatorDefect`, a
+    finding that fails the claim); ``("unsupported", reason, traceback, notes)`` when the
+    implementation refused the cell's setting (:class:`~suites.roles.Unsupported`: the
+    claim is n/a); or ``("error", message, traceback, notes)``, with the traceback
+    formatted where the cell ran. ``notes``: what the cell wrote to stderr and warned."""
+    outcome, notes = _captured(cell, run_cell, trace_memory)
+    return (*outcome, notes)
 
 
 class Progress:
@@ -301,21 +331,29 @@ def _outcome(fut):
     except BrokenProcessPool:
         raise
     except Exception as e:  # noqa: BLE001 - worker died, pickling failed, ...
-        return ("error", f"{type(e).__name__}: {e}", "".join(traceback.format_exception(e)))
+        return ("error", f"{type(e).__name__}: {e}", "".join(traceback.format_exception(e)), "")
 
 
-def _run_on(executor, todo, record, trace_memory: bool) -> None:
-    """Every cell on a caller's executor (Dask: it retries lost workers itself)."""
+def _run_on(executor, todo, record, trace_memory: bool, refused: set) -> None:
+    """Every cell on a caller's executor (Dask: it retries lost workers itself); the
+    cells of a claim in ``refused`` are cancelled, and not recorded if they end."""
     futures = {executor.submit(_execute_safe, cell, claim.run_cell, trace_memory): (claim, cell)
                for claim, cell in todo}
     try:
         for fut in as_completed(futures):
             claim, cell = futures[fut]
+            if claim.id in refused:
+                record(claim, cell, None)
+                continue
             try:
                 outcome = _outcome(fut)
             except BrokenProcessPool as e:
-                outcome = ("error", f"BrokenProcessPool: {e}", "".join(traceback.format_exception(e)))
+                outcome = ("error", f"BrokenProcessPool: {e}", "".join(traceback.format_exception(e)), "")
             record(claim, cell, outcome)
+            if claim.id in refused:
+                for other, (c, _) in futures.items():
+                    if c.id == claim.id:
+                        other.cancel()
     except BaseException:
         for fut in futures:
             fut.cancel()
@@ -326,8 +364,9 @@ DIED = ("the worker process died while running this cell (killed by the system: 
         "the other cells went on")
 
 
-def _run_on_own_pools(todo, record, workers: int, trace_memory: bool) -> None:
-    """Every cell on process pools of ``workers``, at most 2 x workers cells in flight.
+def _run_on_own_pools(todo, record, workers: int, trace_memory: bool, refused: set) -> None:
+    """Every cell on process pools of ``workers``, at most 2 x workers cells in flight;
+    a cell of a claim in ``refused`` is not started.
 
     A worker that dies (killed: out of memory, a segfault in native code) breaks its
     pool and every cell in flight with it. The pool is replaced; the cells that were
@@ -346,6 +385,10 @@ def _run_on_own_pools(todo, record, workers: int, trace_memory: bool) -> None:
             while (source or inflight) and not broken:
                 while source and len(inflight) < window and not dead:
                     claim, cell = source[0]
+                    if claim.id in refused:
+                        source.popleft()
+                        record(claim, cell, None)
+                        continue
                     try:
                         fut = pool.submit(_execute_safe, cell, claim.run_cell, trace_memory)
                     except BrokenProcessPool:  # broke while we refilled: this cell never ran
@@ -372,7 +415,7 @@ def _run_on_own_pools(todo, record, workers: int, trace_memory: bool) -> None:
             pool.shutdown(wait=True, cancel_futures=True)
         if alone and broken:  # it broke a pool of its own: the culprit
             claim, cell = broken[0]
-            record(claim, cell, ("error", DIED, DIED + "\n"))
+            record(claim, cell, ("error", DIED, DIED + "\n", ""))
         else:
             suspects.extend(broken)
 
@@ -408,7 +451,8 @@ def run_sweep(claims, profile: str, store, options: Optional[dict] = None,
     Sweep
         ``{claim id: [Result]}`` for the cells of this sweep, with
         ``.errors`` (cells that raised; nothing recorded for them, the other
-        cells kept going), ``.executed``, ``.skipped``, ``.elapsed``.
+        cells kept going), ``.defects``, ``.refusals``, ``.notes``, ``.executed``,
+        ``.skipped``, ``.elapsed``.
     """
     if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r}; choose from {PROFILES}")
@@ -426,27 +470,40 @@ def run_sweep(claims, profile: str, store, options: Optional[dict] = None,
     bar = Progress(len(todo), out.skipped, enabled=progress)
     bar.show(force=True)
 
+    refused = set()
+
     def record(claim, cell, outcome):
+        """Store a finished cell, or keep what went wrong; None: not run (its claim was refused)."""
+        if outcome is None:
+            bar.update()
+            return
+        notes = outcome[-1]
+        if notes:
+            seen = out.notes.setdefault(claim.id, {})
+            for line in dict.fromkeys(notes.splitlines()):
+                seen[line] = seen.get(line, 0) + 1
         if outcome[0] == "ok":
             check_declared(claim, outcome[1])
             store.add(outcome[1], vers, commit)
             out.executed += 1
             bar.update()
-        elif outcome[0] == "defect":
-            out.defects.append(CellError(claim.id, cell, outcome[1], outcome[2]))
-            bar.update(failed=True)
+            return
+        error = CellError(claim.id, cell, outcome[1], outcome[2], notes)
+        if outcome[0] == "unsupported":
+            refused.add(claim.id)
+            out.refusals.append(error)
         else:
-            out.errors.append(CellError(claim.id, cell, outcome[1], outcome[2]))
-            bar.update(failed=True)
+            (out.defects if outcome[0] == "defect" else out.errors).append(error)
+        bar.update(failed=outcome[0] != "unsupported")
 
     try:
         if todo and executor is None and jobs == 1:
             for claim, cell in todo:
-                record(claim, cell, _execute_safe(cell, claim.run_cell, trace_memory))
+                record(claim, cell, None if claim.id in refused else _execute_safe(cell, claim.run_cell, trace_memory))
         elif todo and executor is not None:
-            _run_on(executor, todo, record, trace_memory)
+            _run_on(executor, todo, record, trace_memory, refused)
         elif todo:
-            _run_on_own_pools(todo, record, min(jobs or os.cpu_count() or 1, len(todo)), trace_memory)
+            _run_on_own_pools(todo, record, min(jobs or os.cpu_count() or 1, len(todo)), trace_memory, refused)
     finally:
         bar.close()
     wanted = {c.id: {cell.key() for cell in cells[c.id]} for c in claims}

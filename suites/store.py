@@ -614,6 +614,26 @@ class ResultStore:
             raise StoreError(f"cannot write results store {self.path}: {e}") from None
         return moved
 
+    def copy_from(self, other: "ResultStore", keys, code: str) -> int:
+        """Copy into this store the rows of ``other`` whose key is in ``keys``, that this
+        store lacks, and that the same code produced (their versions' ``kpca-suite code``
+        is ``code``; a variant claim's key names its implementation's fingerprint too),
+        keeping their versions and commit; returns how many were copied."""
+        from .machine import CODE_KEY
+        wanted = set(keys) - self.done_keys()
+        copied = 0
+        for claim in sorted({json.loads(k)[0] for k in wanted}):
+            for rec in other._rows(_COLUMNS, "WHERE claim = ?", (claim,)):
+                if rec["key"] not in wanted or rec["versions"].get(CODE_KEY) != code:
+                    continue
+                metrics = {k: np.asarray(v, dtype=float) if isinstance(v, list) else v
+                           for k, v in rec["metrics"].items()}
+                result = Result(rec["cell"], metrics, rec["wall_time"] if rec["wall_time"] is not None else math.nan,
+                                rec["peak_mem"])
+                self.add(result, rec["versions"], rec["git_commit"])
+                copied += 1
+        return copied
+
     def get_meta(self, key: str, default=None):
         rows = self._query("SELECT value FROM meta WHERE key = ?", (key,))
         return rows[0][0] if rows else default
@@ -655,6 +675,7 @@ class MemoryStore:
 
     def __init__(self):
         self._results: dict = {}
+        self._meta: dict = {}
 
     def done_keys(self, claim: Optional[str] = None) -> set:
         return {k for k, r in self._results.items() if claim is None or r.cell.claim == claim}
@@ -667,6 +688,12 @@ class MemoryStore:
 
     def results(self, claim: str) -> list:
         return [r for r in self._results.values() if r.cell.claim == claim]
+
+    def get_meta(self, key: str, default=None):
+        return self._meta.get(key, default)
+
+    def set_meta(self, key: str, value: str) -> None:
+        self._meta[key] = str(value)
 
     def commits(self, claims) -> list:
         return []

@@ -83,10 +83,14 @@ def test_a_cell_that_raises_gives_its_reason_and_assert_holds_refuses_it():
 
 
 def test_check_never_passes_vacuously():
+    from kpca_suite.suites import assert_holds
     from kpca_suite.suites.roles import EstimatorError
-    for broken in (ext.no_transform, ext.raises_in_fit.__globals__["_NoTransform"]):
-        with pytest.raises(EstimatorError, match="no claim can run with"):
-            check(broken, profile="ci")
+    with pytest.raises(EstimatorError, match="it has the methods of no role"):
+        check(ext.no_transform, profile="ci")
+    nothing = check(ext.raises_in_fit.__globals__["_NoTransform"], profile="ci")  # a class, not a factory
+    assert dict(nothing) == {} and all(why.startswith("not a ") for why in nothing.skipped.values())
+    with pytest.raises(AssertionError, match="no claim ran"):
+        assert_holds(nothing)
     with pytest.raises(ValueError, match="declare no role"):
         check(ext.nystrom, claims=["sterge20.identities"], profile="ci")
     with pytest.raises(ValueError, match="no claim or paper named 'no.such-claim'"):

@@ -10,8 +10,9 @@ import sys
 
 import pytest
 
-from kpca_suite.suites import check, registry
-from kpca_suite.suites.conformance import Entry, plan, resolve, user_estimator, variant
+from kpca_suite.suites import assert_holds, check, registry
+from kpca_suite.suites.conformance import (Entry, default_exact_max_n, not_applicable, plan, resolve, user_estimator,
+                                           variant)
 from kpca_suite.suites.pipeline import evaluate
 from kpca_suite.suites.roles import EstimatorError, implementation
 from kpca_suite.suites.store import ResultStore
@@ -24,20 +25,41 @@ def exact_kpca(n_components, budget, kernel, random_state):
 
 
 def test_a_declared_exact_solver_is_na_on_the_random_feature_claims():
-    with pytest.raises(EstimatorError) as e:
-        check(exact_kpca, claims=["ghashami16.rff-rate", "ullah18.rate-erm"], profile="ci")
-    assert "ghashami16.rff-rate: a claim about random-features, not exact" in str(e.value)
-    assert "ullah18.rate-erm: a claim about random-features, not exact" in str(e.value)
+    verdicts = check(exact_kpca, claims=["ghashami16.rff-rate", "ullah18.rate-erm"], profile="ci")
+    assert dict(verdicts) == {}
+    assert verdicts.skipped == {"ghashami16.rff-rate": "a claim about random-features, not exact",
+                                "ullah18.rate-erm": "a claim about random-features, not exact"}
+    with pytest.raises(AssertionError, match="no verdict to assert on"):
+        assert_holds(verdicts)
 
 
 def test_the_matrix_gives_a_users_factory_the_reasons_a_built_in_gets():
     claims = [registry.get(c) for c in ("ghashami16.rff-rate", "sterge20.thm41-bound", "ullah18.rate-erm")]
     est = user_estimator("mine", exact_kpca)
     assert (est.kind, est.centred, est.budgeted) == ("exact", False, False)
-    runs, skipped = plan(claims, [est], "ci")
+    runs, skipped = plan(claims, [est], "ci", exact_max_n=5000)
     assert [c.id for c in runs] == [c.id for c in claims]  # only the claims' own estimators run
     assert skipped["ghashami16.rff-rate", "mine"] == Entry("n/a", "a claim about random-features, not exact")
-    assert skipped["sterge20.thm41-bound", "mine"].text.startswith("exact: n up to ")
+    largest = max(c.n for c in registry.get("sterge20.thm41-bound").cells("ci"))
+    assert skipped["sterge20.thm41-bound", "mine"].text == (
+        f"exact: n up to {largest}, above the cap n = 5000 (--exact-max-n)")
+
+
+def test_the_exact_cap_follows_the_machine_and_binds_only_what_is_declared_exact():
+    """n = sqrt(memory / (2 * 8 * 5)): 24 GiB give 17,947; budgeted=False alone is not "exact"."""
+    assert default_exact_max_n(24 * 2**30) == 17947 and default_exact_max_n(0) == 5000
+    claim = registry.get("sterge20.thm41-bound")
+    largest = max(c.n for c in claim.cells("ci"))
+    assert not_applicable(claim, user_estimator("mine", exact_kpca), "ci", exact_max_n=largest) is None
+    assert not_applicable(claim, user_estimator("mine", exact_kpca), "ci", exact_max_n=largest - 1) is not None
+    assert not_applicable(claim, user_estimator("mine", own_size_nystrom), "ci", exact_max_n=10) is None
+
+
+@implementation(kind="nystrom", centred=False, budgeted=False)
+def own_size_nystrom(n_components, budget, kernel, random_state):
+    """A Nyström that picks its own number of landmarks: it ignores the budget, and is no exact method."""
+    from kpca_suite.methods import NystromKPCA
+    return NystromKPCA(n_components, kernel, landmarks=50, random_state=random_state)
 
 
 def test_a_declaration_is_checked():

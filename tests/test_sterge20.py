@@ -19,7 +19,8 @@ def test_every_sterge20_claim_is_registered():
     assert ids == {"sterge20." + s for s in (
         "identities", "insample-order", "cor42-poly", "cor43-exp", "als", "ablation", "effdim",
         "thm41-bound", "digits", "cor42-poly-centred", "cor43-exp-centred", "ablation-centred",
-        "thm41-bound-centred", "cor43-gaussian", "cor43-gaussian-centred")}
+        "thm41-bound-centred", "cor43-gaussian", "cor43-gaussian-centred", "insample-nystrom",
+        "insample-nystrom-centred")}
 
 
 @pytest.mark.parametrize("claim_id,method", [("sterge20.cor42-poly", "uniform"), ("sterge20.cor43-exp", "uniform"),

@@ -10,7 +10,9 @@ with ``Kernel("linear")`` on the feature rows. Their ``-centred`` twins run on t
 model's zero-mean twin, where a KPCA that centres and one that does not share the
 estimand (:mod:`.centred`); ``cor43-gaussian`` and its centred twin put Corollary 4.3 on
 the Mehler model, a Gaussian kernel (:mod:`.gaussian`). The in-sample claims use a
-Gaussian kernel on uniform data; the digits claim uses scikit-learn's digits (or ``--data``).
+Gaussian kernel on uniform data, and the recovery claims (``insample-nystrom`` and its centred twin)
+on Gaussian data, read through any implementation's training scores alone; the digits claim uses
+scikit-learn's digits (or ``--data``).
 
 Every part a planted fault replaces is an estimator of its claim: the Nyström KPCA
 (``nystrom``: on the population model a kpca-projection role factory
@@ -21,7 +23,7 @@ class), the exact KPCA class (``ekpca``) and the leverage-score sum (``leverage`
 from __future__ import annotations
 
 from ...claim import Paper
-from . import bound, centred, digits, effdim, gaussian, insample, rates
+from . import bound, centred, digits, effdim, gaussian, insample, rates, recovery
 
 PAPER = Paper(
     key="sterge20",
@@ -71,4 +73,4 @@ PAPER = Paper(
 """,
 )
 
-CLAIMS = [*insample.CLAIMS, *rates.CLAIMS, *effdim.CLAIMS, *bound.CLAIMS, *centred.CLAIMS, *gaussian.CLAIMS, *digits.CLAIMS]
+CLAIMS = [*insample.CLAIMS, *recovery.CLAIMS, *rates.CLAIMS, *effdim.CLAIMS, *bound.CLAIMS, *centred.CLAIMS, *gaussian.CLAIMS, *digits.CLAIMS]
