@@ -104,6 +104,11 @@ def _report_errors(evaluation, out: Path) -> None:
         first = next(iter(lines))
         _warn(f"{claim}: its cells wrote to stderr or warned ({len(lines)} distinct line(s), all in {log}); "
               f"first, in {lines[first]} cell(s): {first}")
+    for claim in dict.fromkeys(e.claim for e in evaluation.defects):
+        hit = [e for e in evaluation.defects if e.claim == claim]
+        print(f"kpca-suite: {claim}: the implementation under test raised or returned an unusable output in "
+              f"{len(hit)} cell(s) ({hit[0].error.split(': ', 1)[-1]}); the claim fails (tracebacks in {log})",
+              file=sys.stderr)
     for claim in dict.fromkeys(e.claim for e in evaluation.refusals):
         first = next(e for e in evaluation.refusals if e.claim == claim)
         print(f"kpca-suite: {claim}: the implementation refused the setting ({first.error}); the claim is n/a "

@@ -365,11 +365,23 @@ def plan(claims, estimators, profile: str, exact_max_n: Optional[int] = None) ->
     return runs, skipped
 
 
+#: How much of a verdict's summary a matrix cell shows when it has no judged slope to show.
+REASON_CHARS = 120
+
+
 def _entry(verdict, plots) -> Entry:
+    """A verdict as a matrix cell: the judged slope with its CI, or, for a claim that does
+    not hold and has none, the start of its summary (the reason, e.g. a defective output)."""
     if verdict.status == "n/a":
         return Entry("n/a", verdict.summary)
     fit = verdict.judged_slope()
-    text = f"slope {fit.slope:+.2f} [{fit.ci[0]:+.2f}, {fit.ci[1]:+.2f}]" if fit is not None else ""
+    if fit is not None:
+        text = f"slope {fit.slope:+.2f} [{fit.ci[0]:+.2f}, {fit.ci[1]:+.2f}]"
+    elif verdict.status != "holds":
+        summary = " ".join(verdict.summary.split())
+        text = summary if len(summary) <= REASON_CHARS else summary[:REASON_CHARS - 1] + "…"
+    else:
+        text = ""
     return Entry(verdict.status, text, plots[0] if plots else None)
 
 

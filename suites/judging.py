@@ -107,6 +107,16 @@ def nonfinite(results, metrics, name: str) -> Optional[Outcome]:
     return Outcome("fails", summary, [], {f"{name}_nonfinite": len(bad)}, {f"{name}_nonfinite_at_most": 0})
 
 
+def cellwise_rule(rule):
+    """The part of ``rule`` that judges each cell on its own (every cell within a
+    threshold, every cell under its bound), through :class:`AllOf`, :class:`Where`,
+    :class:`WithErratum` and :class:`WhereExposed`; None when it has none. A violation
+    it finds cannot be undone by cells that are missing, so a sweep with missing cells
+    already fails on it."""
+    part = getattr(rule, "cellwise", None)
+    return part() if callable(part) else None
+
+
 # ---------------------------------------------------------------------- recipes
 
 def detectable(fit, band) -> list:
@@ -209,30 +219,54 @@ class AllWithin:
     For identities (relative deviations) and inequalities written as
     "excess <= tol" (positive means violated). ``metrics`` defaults to every
     metric the cells report; ``what`` names the unit in the summary.
+
+    ``per_eps`` makes the threshold follow the precision of the implementation under
+    test: a cell's limit is max(tol, per_eps * eps), eps its metric ``eps`` (the machine
+    epsilon of what the implementation returned, :attr:`suites.roles.Checked.eps_`), so a
+    float32 implementation is held to float32 round-off and a float64 one to ``tol``.
+    ``hint`` is appended to a failing summary: what a correct implementation reads there
+    and what usually causes a larger value.
     """
 
     tol: float
     metrics: Optional[Sequence[str]] = None
     what: str = ""
+    per_eps: Optional[float] = None
+    hint: str = ""
 
     @property
     def reads(self) -> frozenset:
-        return frozenset(self.metrics or ())
+        return frozenset(self.metrics or ()) | ({"eps"} if self.per_eps is not None else set())
+
+    def cellwise(self):
+        return self
 
     def __call__(self, results, profile) -> Outcome:
         bad = nonfinite(results, self.reads or sorted(results[0].metrics), "within")
         if bad is not None:
             return bad
         keys = list(self.metrics) if self.metrics is not None else sorted(results[0].metrics)
+        limits = np.array([self.tol if self.per_eps is None else max(self.tol, self.per_eps * r.metrics["eps"])
+                           for r in results])
         worst = {k: float(np.max([r.metrics[k] for r in results])) for k in keys}  # NaN propagates, and fails
-        bad = [k for k in keys if not worst[k] <= self.tol]
+        over = {k: [r.metrics[k] > lim for r, lim in zip(results, limits)] for k in keys}
+        bad = [k for k in keys if not worst[k] <= limits.max() or any(over[k])]
+        limit = float(limits.min()) if not bad else float(min(lim for r, lim in zip(results, limits)
+                                                              if any(r.metrics[k] > lim for k in bad)))
         unit = f" {self.what}" if self.what else ""
+        precision = ""
+        if limit > self.tol:
+            eps = limit / self.per_eps
+            precision = (f" (the implementation's output in {'float32' if abs(eps - 2**-23) < 1e-12 else 'low'} "
+                         f"precision, eps {eps:.2g}: limit {limit:.2g} = {self.per_eps:g} eps)")
         if bad:
-            summary = "violated: " + ", ".join(f"{k} = {worst[k]:.2e}{unit}" for k in bad)
+            summary = "violated: " + ", ".join(f"{k} = {worst[k]:.2e}{unit}" for k in bad) + precision
+            summary += f" > {limit:g}" if not precision else ""
+            summary += f"; {self.hint}" if self.hint else ""
         else:
             what = keys[0] if len(keys) == 1 else f"{len(keys)} checks"
-            summary = f"{what} <= {self.tol:g}{unit} (worst {max(worst.values()):.1e})"
-        return Outcome("fails" if bad else "holds", summary, [], worst, {f"{k}_at_most": self.tol for k in keys})
+            summary = f"{what} <= {limit:g}{unit} (worst {max(worst.values()):.1e}){precision}"
+        return Outcome("fails" if bad else "holds", summary, [], worst, {f"{k}_at_most": limit for k in keys})
 
 
 @dataclass(frozen=True)
@@ -253,6 +287,9 @@ class UnderBound:
     @property
     def reads(self) -> frozenset:
         return frozenset((self.metric, self.bound))
+
+    def cellwise(self):
+        return self
 
     def __call__(self, results, profile) -> Outcome:
         bad = nonfinite(results, self.reads, self.name)
@@ -397,6 +434,7 @@ class MeanAtMost:
     name: Optional[str] = None
     method: Optional[str] = None
     min_x: Optional[float] = None
+    hint: str = ""  # appended to a failing summary: what correct implementations read, the usual causes
 
     @property
     def reads(self) -> frozenset:
@@ -413,8 +451,8 @@ class MeanAtMost:
             worst = float(np.mean(values))  # NaN propagates, and fails
             key = self.name or f"mean_{self.metric}"
             return Outcome("holds" if worst <= self.tol else "fails",
-                           f"mean {self.what} {_num(worst)} over {len(values)} cells (<= {self.tol:g})",
-                           [], {key: worst}, {f"{key}_at_most": self.tol})
+                           f"mean {self.what} {_num(worst)} over {len(values)} cells (<= {self.tol:g})"
+                           + self._hint(worst), [], {key: worst}, {f"{key}_at_most": self.tol})
         key = (lambda c: c.n) if self.x == "n" else (lambda c: c.p[self.x])
         if self.min_x is not None:
             results = [r for r in results if key(r.cell) >= self.min_x]
@@ -424,8 +462,11 @@ class MeanAtMost:
         key = self.name or f"max_mean_{self.metric}"
         return Outcome("holds" if worst <= self.tol else "fails",
                        f"max mean {self.what} {_num(worst)} at {self.x} = {xs[int(np.nanargmax(means))]:g} "
-                       f"(<= {self.tol:g})",
+                       f"(<= {self.tol:g})" + self._hint(worst),
                        [], {key: worst}, {f"{key}_at_most": self.tol})
+
+    def _hint(self, worst: float) -> str:
+        return f" [{self.hint}]" if self.hint and not worst <= self.tol else ""
 
 
 @dataclass(frozen=True)
@@ -440,6 +481,10 @@ class Where:
     @property
     def reads(self) -> frozenset:
         return judged_metrics(self.rule)
+
+    def cellwise(self):
+        inner = cellwise_rule(self.rule)
+        return None if inner is None else Where(self.name, self.value, inner)
 
     def __call__(self, results, profile) -> Outcome:
         return self.rule([r for r in results if r.cell.p.get(self.name) == self.value], profile)
@@ -458,6 +503,10 @@ class AllOf:
     @property
     def reads(self) -> frozenset:
         return frozenset().union(*(judged_metrics(r) for r in self.rules))
+
+    def cellwise(self):
+        inner = [c for c in map(cellwise_rule, self.rules) if c is not None]
+        return AllOf(*inner) if inner else None
 
     def __call__(self, results, profile) -> Outcome:
         outs = [rule(results, profile) for rule in self.rules]
@@ -537,6 +586,9 @@ class WithErratum:
     def reads(self) -> frozenset:
         return judged_metrics(self.rule) | {self.metric}
 
+    def cellwise(self):
+        return cellwise_rule(self.rule)
+
     def __call__(self, results, profile) -> Outcome:
         out = self.rule(results, profile)
         rows = [r for r in results if self.only is None or r.cell.p.get(self.only[0]) == self.only[1]]
@@ -565,6 +617,10 @@ class WhereExposed:
     @property
     def reads(self) -> frozenset:
         return judged_metrics(self.rule) | {self.metric}
+
+    def cellwise(self):
+        inner = cellwise_rule(self.rule)
+        return None if inner is None else WhereExposed(self.metric, inner, self.why)
 
     def __call__(self, results, profile) -> Outcome:
         kept = [r for r in results if np.isfinite(r.metrics[self.metric])]

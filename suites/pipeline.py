@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Optional
 
 from .claim import Verdict
+from .judging import cellwise_rule
 from .runner import run_sweep
 from .store import MemoryStore
 
@@ -72,14 +73,25 @@ def judge_claim(claim, results: list, wanted: Optional[set], profile: str, defec
         return Verdict("n/a", f"unsupported: {first.error} (refused at n = {first.cell.n}, seed {first.cell.seed})",
                        claim=claim.id), None
     if defects:
-        return Verdict("fails", f"DEFECTIVE ESTIMATOR OUTPUT in {len(defects)} cell(s), first at n = "
-                       f"{defects[0].cell.n} seed {defects[0].cell.seed}: {defects[0].error.split(': ', 1)[-1]}",
+        first = defects[0]
+        kind = "RAISED" if " raised " in first.error else "OUTPUT"
+        hint = (" (a setting it cannot run is refused by raising kpca_suite.suites.roles.Unsupported: the claim is "
+                "then n/a)" if kind == "RAISED" else "")
+        return Verdict("fails", f"DEFECTIVE ESTIMATOR {kind} in {len(defects)} cell(s), first at n = "
+                       f"{first.cell.n} seed {first.cell.seed}: {first.error.split(': ', 1)[-1]}{hint}",
                        claim=claim.id), None
     if wanted is not None:
         missing = len(wanted - {r.cell.key() for r in results})
         if missing:
             first = f"; first: {errors[0].error}" if errors else ""
-            return Verdict("inconclusive", f"{missing} of {len(wanted)} cells missing (they raised{first}); "
+            why = f"they raised{first}" if errors else "never run or not in the store"
+            cellwise = cellwise_rule(claim.judge)
+            partial = cellwise(results, profile) if cellwise is not None and results else None
+            if partial is not None and partial.status == "fails":  # a violation no missing cell can undo
+                return Verdict("fails", f"{partial.summary} (on the {len(results)} cells recorded; {missing} of "
+                               f"{len(wanted)} missing: {why})", partial.fits, partial.measured, partial.predicted,
+                               claim=claim.id), None
+            return Verdict("inconclusive", f"{missing} of {len(wanted)} cells missing ({why}); "
                            "no verdict on incomplete data", claim=claim.id), None
     if not results:
         return Verdict("inconclusive", f"no cells finished for profile {profile!r}; nothing to judge",

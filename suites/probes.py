@@ -15,8 +15,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .roles import EPS64, EstimatorDefect
+
 AFFINE_RTOL = 1e-8  # transform(x) - (b + x W) at random probes, relative to |transform| (round-off ~1e-14)
 RANK_RTOL = 1e-10   # singular values below this fraction of the largest do not span the subspace
+#: An implementation whose output is in lower precision (float32) is held to PER_EPS times
+#: its machine epsilon in both (float32: 1.2e-4).
+PER_EPS = 1e3
 
 
 def fitted_subspace(est, dim: int, rng: np.random.Generator) -> np.ndarray:
@@ -26,17 +31,22 @@ def fitted_subspace(est, dim: int, rng: np.random.Generator) -> np.ndarray:
     t(x) = b + x W (b = 0 when uncentred); W = t(e_i) - t(0) row by row, and
     the span of W's columns is the fitted subspace (whatever the scaling or
     rotation of the scores). Checked on 8 random probes; a transform that is not
-    affine raises ValueError (the metric needs it).
+    affine is a defect of the estimator (:class:`~suites.roles.EstimatorDefect`: a KPCA
+    of the linear kernel is an affine map). Both tolerances follow the output's precision
+    (:data:`PER_EPS` times ``est.eps_`` when it is seen through :class:`~suites.roles.Checked`).
     """
     zero = np.asarray(est.transform(np.zeros((1, dim))), dtype=float)
     W = np.asarray(est.transform(np.eye(dim)), dtype=float) - zero
     probes = rng.standard_normal((8, dim)) / np.sqrt(dim)
     got = np.asarray(est.transform(probes), dtype=float)
-    if np.max(np.abs(got - (zero + probes @ W))) > AFFINE_RTOL * max(1.0, float(np.max(np.abs(got)))):
-        raise ValueError(f"{type(est).__name__}.transform is not affine in the feature rows with the linear "
-                         "kernel: its subspace cannot be recovered from transform alone")
+    eps = getattr(est, "eps_", EPS64)
+    off = np.max(np.abs(got - (zero + probes @ W))) / max(1.0, float(np.max(np.abs(got))))
+    if off > max(AFFINE_RTOL, PER_EPS * eps):
+        name = type(getattr(est, "_est", est)).__name__
+        raise EstimatorDefect(f"{name}.transform is not affine in the feature rows with the linear kernel (off by "
+                              f"{off:.1e} of its output): its subspace cannot be recovered from transform alone")
     U, s, _ = np.linalg.svd(W, full_matrices=False)
-    return U[:, s > RANK_RTOL * s[0]] if s.size and s[0] > 0 else U[:, :0]
+    return U[:, s > max(RANK_RTOL, PER_EPS * eps) * s[0]] if s.size and s[0] > 0 else U[:, :0]
 
 
 def stream(est, X: np.ndarray, chunk: int):

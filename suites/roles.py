@@ -83,6 +83,7 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
+import math
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -334,44 +335,79 @@ class EstimatorDefect(ValueError):
     finding about the estimator, which fails the claim and names the defect."""
 
 
+class EstimatorRaised(EstimatorDefect):
+    """The implementation under test raised on a valid cell (anything but the public
+    refusal :class:`Unsupported`): a crash of that implementation, which fails the claim
+    naming the method and the exception, instead of leaving it inconclusive on the cells
+    that did not crash."""
+
+
+#: The machine epsilon of float64: what an output of integers or float64 is judged at.
+EPS64 = float(np.finfo(np.float64).eps)
+
+
+def precision_eps(dtype) -> float:
+    """The machine epsilon of a floating dtype (float32: 1.19e-7), float64's for others."""
+    dtype = np.dtype(dtype)
+    return float(np.finfo(dtype).eps) if dtype.kind == "f" else EPS64
+
+
 class Checked:
     """An estimator seen through its role. ``fit`` and ``partial_fit`` return this
     wrapper; ``transform`` and ``fit_transform`` check what the estimator returns once,
     before any metric reads it: a real 2-D array with one row per input row, at most
     ``n_components`` columns (when the claim asked for a number) and every entry finite;
-    ``merge`` merges the estimators behind two wrappers. A violation raises :class:`EstimatorDefect` naming the claim, the method and the
-    defect. Every other attribute is the estimator's own."""
+    ``merge`` merges the estimators behind two wrappers. A violation raises
+    :class:`EstimatorDefect` naming the claim, the method and the defect; an exception
+    of the estimator's own (but :class:`Unsupported`) raises :class:`EstimatorRaised`.
+    ``eps_`` is the largest machine epsilon of the outputs read so far (float32 output:
+    1.19e-7), for the claims whose thresholds follow the implementation's precision.
+    Every other attribute is the estimator's own."""
 
     def __init__(self, est, claim: str, n_components: Optional[int]):
         self._est, self._claim, self._k = est, claim, n_components
+        self.eps_ = EPS64
 
     def __getattr__(self, name):
         return getattr(self._est, name)
 
+    def _call(self, method: str, *args, **kw):
+        """``self._est.<method>(*args, **kw)``; its own exceptions become :class:`EstimatorRaised`."""
+        try:
+            return getattr(self._est, method)(*args, **kw)
+        except (Unsupported, EstimatorDefect, MemoryError):
+            raise
+        except Exception as e:  # noqa: BLE001 - the implementation under test crashed on a valid cell
+            raise EstimatorRaised(f"{self._claim}: the estimator's {method} raised {type(e).__name__}: {e}") from e
+
     def fit(self, X, *args, **kw):
-        self._est.fit(X, *args, **kw)
+        self._call("fit", X, *args, **kw)
         return self
 
     def partial_fit(self, X, *args, **kw):
-        self._est.partial_fit(X, *args, **kw)
+        self._call("partial_fit", X, *args, **kw)
         return self
 
     def merge(self, other):
         """The estimator's ``merge`` with ``other`` unwrapped, seen through this wrapper."""
-        return Checked(self._est.merge(other._est if isinstance(other, Checked) else other), self._claim, self._k)
+        return Checked(self._call("merge", other._est if isinstance(other, Checked) else other), self._claim, self._k)
 
     def transform(self, X):
-        return self.checked(self._est.transform(X), len(X), "transform")
+        return self.checked(self._call("transform", X), len(X), "transform")
 
     def predict(self, X):
         """The estimator's predictions as an (n, outputs) array (1-D ones as a column), checked."""
-        out = self._est.predict(X)
+        out = self._call("predict", X)
         return self.checked(np.reshape(out, (-1, 1)) if np.ndim(out) == 1 else out, len(X), "predict")
 
     def fit_transform(self, X):
         if callable(getattr(self._est, "fit_transform", None)):
-            return self.checked(self._est.fit_transform(X), len(X), "fit_transform")
+            return self.checked(self._call("fit_transform", X), len(X), "fit_transform")
         return self.fit(X).transform(X)
+
+    def saw(self, dtype) -> None:
+        """Note the dtype of an output read (:attr:`eps_`)."""
+        self.eps_ = max(self.eps_, precision_eps(dtype))
 
     def checked(self, out, rows: int, method: str) -> np.ndarray:
         """``out`` as a float array, or :class:`EstimatorDefect` (class docstring)."""
@@ -394,6 +430,7 @@ class Checked:
         bad = int(Z.size - np.count_nonzero(np.isfinite(Z)))
         if bad:
             raise EstimatorDefect(f"{where} returned NaN or inf in {bad} of {Z.size} entries")
+        self.saw(Z.dtype)
         return Z.astype(np.float64, copy=False)
 
 
@@ -411,12 +448,52 @@ def sketch_rows(est, claim: str, d: int, budget: int) -> np.ndarray:
         raise EstimatorDefect(f"{where} has {B.shape[0]} rows; the claim granted {budget}")
     if not np.isfinite(B).all():
         raise EstimatorDefect(f"{where} holds NaN or inf")
+    if isinstance(est, Checked):
+        est.saw(B.dtype)
     return B.astype(np.float64, copy=False)
+
+
+def _as_number(value) -> float:
+    """A declared attribute as a float; NaN for what is no real number (a bool included)."""
+    if isinstance(value, bool):
+        return math.nan
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def declared_index(est, name: str, claim: str, low: int, high: int, default: int) -> int:
+    """An optional integer attribute of an estimator (a sketch's ``shrink_index``), checked
+    like an output: an integer (a float with an integer value too) in [low, high], else
+    :class:`EstimatorDefect` naming the attribute; ``default`` when it is absent."""
+    value = getattr(est, name, None)
+    number = _as_number(value)
+    if value is not None and not (math.isfinite(number) and number == int(number) and low <= number <= high):
+        raise EstimatorDefect(f"{claim}: the estimator's {name} is {value!r}; an integer in {low}..{high} is expected")
+    return default if value is None else int(number)
+
+
+def declared_number(est, name: str, claim: str, low: float = 0.0) -> Optional[float]:
+    """An optional real attribute of an estimator (a sketch's ``delta_``): a finite number
+    at least ``low``, else :class:`EstimatorDefect` naming the attribute; None when absent."""
+    value = getattr(est, name, None)
+    number = _as_number(value)
+    if value is not None and not (math.isfinite(number) and number >= low):
+        raise EstimatorDefect(f"{claim}: the estimator's {name} is {value!r}; a finite number >= {low:g} is expected")
+    return None if value is None else number
 
 
 def build(factory: Callable, role: str, cell, in_sample: bool = False, **settings) -> Checked:
     """Call a role factory with the role's settings (``n_components``, ``budget``,
     ``kernel``, ``random_state``), check that what it returns has the role's methods
-    (``in_sample``: :func:`check_conforms`), and return it seen through :class:`Checked`."""
-    est = check_conforms(factory(**settings), role, cell.claim, in_sample=in_sample)
-    return Checked(est, cell.claim, settings.get("n_components"))
+    (``in_sample``: :func:`check_conforms`), and return it seen through :class:`Checked`.
+    A factory that raises (but :class:`Unsupported`) raises :class:`EstimatorRaised`."""
+    try:
+        made = factory(**settings)
+    except (Unsupported, MemoryError):
+        raise
+    except Exception as e:  # noqa: BLE001 - the implementation under test crashed on a valid cell
+        raise EstimatorRaised(f"{cell.claim}: the estimator's factory raised {type(e).__name__}: {e}") from e
+    return Checked(check_conforms(made, role, cell.claim, in_sample=in_sample), cell.claim,
+                   settings.get("n_components"))

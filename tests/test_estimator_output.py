@@ -74,8 +74,10 @@ def test_the_cli_fails_the_claim_and_names_the_defect(tmp_path):
 def test_a_cell_that_raises_gives_its_reason_and_assert_holds_refuses_it():
     from kpca_suite.suites import assert_holds
     verdicts = check(ext.raises_in_fit, claims=["sterge20.cor42-poly"], profile="ci")
-    summary = verdicts["sterge20.cor42-poly"].summary
-    assert summary.startswith("30 of 30 cells missing (they raised; first: RuntimeError: this estimator cannot fit)")
+    verdict = verdicts["sterge20.cor42-poly"]
+    assert verdict.status == "fails" and verdict.summary.startswith("DEFECTIVE ESTIMATOR RAISED in 30 cell(s), first at ")
+    assert "the estimator's fit raised RuntimeError: this estimator cannot fit" in verdict.summary
+    assert "kpca_suite.suites.roles.Unsupported" in verdict.summary  # how to say n/a instead
     with pytest.raises(AssertionError, match="1 of 1 claim"):
         assert_holds(verdicts)
     with pytest.raises(AssertionError, match="no claim ran"):

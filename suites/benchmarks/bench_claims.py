@@ -21,7 +21,7 @@ RATE_CLAIMS = (
     "bach13.dof-decay", "bach13.table1",
     "ghashami16.rff-rate", "ghashami16.rff-unbiased", "ghashami16.thm21", "ghashami16.space",
     "hallgren21.cor61", "hallgren21.cor61-centred",
-    "landmarks.rate",
+    "landmarks.rate", "landmarks.leverage-values",
     "sterge20.cor42-poly", "sterge20.cor43-exp", "sterge20.als", "sterge20.ablation", "sterge20.effdim",
     "sterge20.cor42-poly-centred", "sterge20.cor43-exp-centred", "sterge20.ablation-centred",
     "sterge20.cor43-gaussian", "sterge20.cor43-gaussian-centred",

@@ -9,7 +9,7 @@ from kpca_suite.theory.ghashami16 import fd_bound
 
 from ...claim import Cell, Claim, Fault, PerProfile, Tolerance
 from ...judging import AllOf, AllWithin, WithErratum
-from ...roles import NO_KERNEL, EstimatorDefect, Subject, build, sketch_rows
+from ...roles import NO_KERNEL, Subject, build, declared_index, declared_number, sketch_rows
 from ._common import _digits, crossed, single_threaded
 
 # -- ghashami16.fd-bound / fd-merge --------------------------------------------------------
@@ -24,6 +24,13 @@ FD_CHECKS = ("psd", "err_bound", "err_delta", "delta_bound", "exact")
 
 
 FD_TOL = 1e-9  # relative to ||A||_F^2
+
+#: A sketch stored in low precision is judged at FD_PER_EPS times its machine epsilon
+#: (float32: 1.2e-3 of ||A||_F^2), float64 at FD_TOL (see _FD_EVIDENCE).
+FD_PER_EPS = 1e4
+
+FD_HINT = ("a correct sketch reads below 1e-14 of ||A||_F^2 in float64 and 1.3e-6 in float32; shrinking Sigma "
+           "instead of Sigma^2, a merge that loses Delta or a shrink index that is not the rule's read 0.1 and more")
 
 
 #: |the bound judged - its direct evaluation| (direct_fd_bound), relative to ||A||_F^2.
@@ -130,11 +137,9 @@ def _checked(cell: Cell, A, sk, ell: int, bound_fn, tails):
     read 1.0 of ||A||_F^2 against the standard bound). A standard sketch that exposes
     shrink_index = ell is judged against its own, twice as strong, bound."""
     B = sketch_rows(sk, cell.claim, A.shape[1], ell)
-    j = int(getattr(sk, "shrink_index", ell // 2))
-    if not 1 <= j <= ell:
-        raise EstimatorDefect(f"{cell.claim}: the estimator's shrink_index {j} is outside 1..{ell}")
-    delta = getattr(sk, "delta_", None)
-    return _fd_check(A, B, ell, j, None if delta is None else float(delta), bound_fn, tails)
+    j = declared_index(sk, "shrink_index", cell.claim, 1, ell, ell // 2)
+    delta = declared_number(sk, "delta_", cell.claim)
+    return {**_fd_check(A, B, ell, j, delta, bound_fn, tails), "eps": sk.eps_}
 
 
 def _worst(rows):
@@ -160,11 +165,12 @@ def fd_experiment(cell: Cell, estimators) -> dict:
     A = _fd_matrix(cell)
     ells = [ell for ell in FD_ELLS if ell <= A.shape[1]]
     tails = direct_fd_tails(A, max(ells))
-    out = {"bound_formula": -1.0}
+    out = {"bound_formula": -1.0, "eps": 0.0}
     for slot, rule in (("fd", "standard"), ("fd-halving", "halving")):
         worst = _worst(_checked(cell, A, _sketched(cell, estimators[slot], A, ell, 4), ell, estimators["bound"], tails)
                        for ell in ells)
         out["bound_formula"] = float(np.max([out["bound_formula"], worst.pop("formula")]))  # NaN stays NaN
+        out["eps"] = max(out["eps"], worst.pop("eps"))
         out.update({f"{rule}_{k}": v for k, v in worst.items() if rule == "halving" or k != "literal"})
     return out
 
@@ -208,8 +214,12 @@ def _two_kinds(cell: Cell) -> bool:
 
 _FD_EVIDENCE = ("quick profile (seeds 0-4, all kinds, both rules, ell in (2, 5, 10, 20)): worst psd 9.7e-15, "
                 "err - Delta 9.7e-15, Delta - bound 7.0e-16, exact 9.7e-15 of ||A||_F^2 (merged sketches: "
-                "4.4e-15), so 1e-9 is round-off headroom for float64; the Sigma-instead-of-Sigma^2 fault gives "
-                "err - Delta of order 1e-1. " + FD_FORMULA_EVIDENCE)
+                "4.4e-15), so 1e-9 is round-off headroom for float64. Correct variants written outside "
+                "(tests/variants, ci, roots 0-2): a 2 ell buffer 5.2e-15, the halving rule 4.7e-15, merges in "
+                "the other order 3.4e-15; a buffer stored in float32 1.3e-6 (fd-bound) and 4.8e-7 (fd-merge), "
+                "about 11 eps_32, judged at 1e4 eps = 1.2e-3 (x900 above it). Bugs: Sigma shrunk instead of "
+                "Sigma^2 0.59 (err - bound), a merge that drops Delta 0.48 (err - Delta): x400 above the float32 "
+                "limit, the geometric middle of 1.3e-6 and 0.48 being 7.9e-4. " + FD_FORMULA_EVIDENCE)
 
 
 def standard_fd(n_components, budget, kernel, random_state):
@@ -277,7 +287,8 @@ FD_FORMULA_JUDGE = AllWithin(FD_FORMULA_TOL, metrics=("bound_formula",),
                              what="of ||A||_F^2, the bound against its direct evaluation")
 
 
-FD_RULE = (f"every deviation <= {FD_TOL:g} of ||A||_F^2; the bound min_(k<j) ||A - A_k||_F^2 / (j - k) judged "
+FD_RULE = (f"every deviation <= {FD_TOL:g} of ||A||_F^2 (a sketch stored in lower precision: {FD_PER_EPS:g} times its "
+           "machine epsilon); the bound min_(k<j) ||A - A_k||_F^2 / (j - k) judged "
            f"within {FD_FORMULA_TOL:g} of ||A||_F^2 of its direct evaluation (A_k from an SVD, the residual "
            "summed entrywise, a loop over k)")
 
@@ -300,14 +311,15 @@ CLAIMS = [
         metric="worst deviation of each guarantee over ell in (2, 5, 10, 20), relative to ||A||_F^2, for both "
                "shrink rules (positive = violated)",
         metrics=tuple(f"{rule}_{k}" for rule in ("standard", "halving") for k in FD_CHECKS)
-        + ("halving_literal", "bound_formula"),
+        + ("halving_literal", "bound_formula", "eps"),
         estimators={"fd": standard_fd, "fd-halving": halving_fd, "bound": fd_bound},
         subject=Subject(**SKETCH_SUBJECT, budget="ell sketch rows, ell in (2, 5, 10, 20)",
                         needs="sketch_ after partial_fit over 4 row chunks; shrink_index and delta_ where exposed"),
         experiment=fd_experiment,
         grid=PerProfile(ci=_fd_sweep(2), quick=_fd_sweep(5), full=_fd_sweep(30)),
         judge=AllOf(WithErratum(AllWithin(FD_TOL, metrics=tuple(f"{rule}_{k}" for rule in ("standard", "halving")
-                                                                for k in FD_CHECKS), what="of ||A||_F^2"),
+                                                                for k in FD_CHECKS), what="of ||A||_F^2",
+                                          per_eps=FD_PER_EPS, hint=FD_HINT),
                                 metric="halving_literal", tol=FD_TOL,
                                 what="the paper's (ell - k) denominator for the halving rule"),
                     FD_FORMULA_JUDGE),
@@ -325,7 +337,7 @@ CLAIMS = [
              "merged as (1+2)+(3+4); no kernel, no bandwidth",
         metric="worst deviation of each FD guarantee of the merged sketch over both shrink rules and ell in "
                "(2, 5, 10, 20), relative to ||A||_F^2",
-        metrics=FD_CHECKS + ("bound_formula",),
+        metrics=FD_CHECKS + ("bound_formula", "eps"),
         estimators={"fd": standard_fd, "fd-halving": halving_fd, "bound": fd_bound},
         subject=Subject(**SKETCH_SUBJECT, budget="ell sketch rows, ell in (2, 5, 10, 20)", methods=("merge",),
                         needs="merge(other), the sketch of both streams; sketch_, and shrink_index and delta_ "
@@ -333,7 +345,8 @@ CLAIMS = [
         experiment=merge_experiment,
         grid=PerProfile(ci=_fd_sweep(2, ", 4 chunks"), quick=_fd_sweep(5, ", 4 chunks"),
                         full=_fd_sweep(30, ", 4 chunks")),
-        judge=AllOf(AllWithin(FD_TOL, metrics=FD_CHECKS, what="of ||A||_F^2"), FD_FORMULA_JUDGE),
+        judge=AllOf(AllWithin(FD_TOL, metrics=FD_CHECKS, what="of ||A||_F^2", per_eps=FD_PER_EPS, hint=FD_HINT),
+                    FD_FORMULA_JUDGE),
         tolerance=Tolerance(rule=FD_RULE, evidence=_FD_EVIDENCE),
         faults=(Fault("merge-drops-delta", "merge forgets the other sketch's Delta",
                       {"fd": delta_dropping_fd, "fd-halving": delta_dropping_halving}, keep=_two_kinds),

@@ -34,7 +34,7 @@ resamples the seeds jointly."""
 from __future__ import annotations
 
 from ...claim import Paper
-from . import digits, rate, vs_m
+from . import digits, rate, values, vs_m
 
 PAPER = Paper(
     key="landmarks",
@@ -62,7 +62,8 @@ PAPER = Paper(
 - On both data sets the ridge leverage scores are nearly uniform (max / min 1.4 on the Fourier model,
   2.5 on digits at s = n^-1/2), so leverage sampling is close to uniform sampling with replacement:
   it can only tie with uniform here, and a leverage bug that keeps the draw random (scores inverted)
-  cannot be detected.
+  cannot be detected there. `landmarks.leverage-values` reads the scores' values on Gaussian data, where
+  the leverage function varies, against the population one.
 - Pivoted Cholesky is deterministic and greedy ('an approximate greedy algorithm whose analysis remains
   an open problem', Bach 2013): it takes the row worst explained by the span so far. On the Fourier
   model that spreads the landmarks evenly; on digits it takes outlying images first and loses to
@@ -73,4 +74,4 @@ PAPER = Paper(
 """,
 )
 
-CLAIMS = [*vs_m.CLAIMS, *rate.CLAIMS, *digits.CLAIMS]
+CLAIMS = [*vs_m.CLAIMS, *rate.CLAIMS, *digits.CLAIMS, *values.CLAIMS]

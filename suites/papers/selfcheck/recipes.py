@@ -23,7 +23,11 @@ at every run, on sweeps whose answer is known by construction:
 * ``store`` (the results store): cells differing in one field each all read back (a key
   that leaves out a field makes a resume skip cells, and no other claim would notice);
 * ``boundary`` (the role boundary, ``Checked``): a correct output passes, NaN, inf, the
-  wrong shape, rows or dtype are refused.
+  wrong shape, rows or dtype are refused;
+* ``resume`` (the runner's resume, ``run_sweep`` on a SQLite store): a sweep interrupted
+  after its first seed and run again ends with every cell, each with its own value, and
+  runs again only the cells it had not run (interrupted after the cells of one setting m,
+  those that differ from the rest in m only).
 
 Each cell returns the number of cases whose verdict differs from the planted one
 (``disagreements``; judged 0 in every cell), and the slope cells whether the recipe's 95%
@@ -44,6 +48,7 @@ from kpca_suite.theory import verdict_from_ci
 from ...claim import Cell, Claim, Fault, Grid, PerProfile, Result, Tolerance
 from ...judging import AllOf, AllWithin, CoverageAtLeast, MeanAtMost, OrderingHolds, SlopeInBand, UnderBound
 from ...roles import Checked, EstimatorDefect
+from ...runner import run_sweep
 from ...store import MemoryStore, ResultStore, StoreError
 
 SIZES = (128, 256, 512, 1024, 2048, 4096)
@@ -161,6 +166,38 @@ def store_check(make_store, rng) -> int:
     return sum(got.get(cell) != float(i) for i, cell in enumerate(cells))
 
 
+def _probe_value(cell: Cell) -> float:
+    return cell.n * 100.0 + cell.seed * 10.0 + cell.p["m"]
+
+
+def _probe_experiment(cell: Cell, estimators) -> dict:
+    """The resume probe's cell: a value that names its n, seed and m."""
+    return {"v": _probe_value(cell)}
+
+
+#: A sweep whose cells differ pairwise in one field at least (two m per n and seed).
+RESUME_PROBE = Claim(
+    id="selfcheck.resume-probe", source="-", statement="-", prediction="-", data="-", metric="-",
+    estimators={"probe": None}, experiment=_probe_experiment,
+    grid=PerProfile.same((Grid((1, 2), 2, params={"m": 1}), Grid((1, 2), 2, params={"m": 2}))),
+    judge=AllWithin(0.0), tolerance=Tolerance("-", "-"), metrics=("v",))
+
+
+def resume_check(sweep, rng) -> int:
+    """A run interrupted after its cells of m = 1, then resumed (``sweep``, the runner's
+    :func:`~suites.runner.run_sweep`, twice on one SQLite store): the number of cells missing
+    or holding another cell's value after the resume, and of cells the resume ran again. A
+    resume that keys done cells by fewer fields than the cell has skips cells it never ran."""
+    with tempfile.TemporaryDirectory() as tmp:
+        with ResultStore(Path(tmp) / "results.sqlite") as store:
+            first = sweep([RESUME_PROBE], "ci", store, jobs=1, progress=False, keep=lambda c: c.p["m"] == 1)
+            again = sweep([RESUME_PROBE], "ci", store, jobs=1, progress=False)
+            got = {r.cell: r.metrics["v"] for r in store.results(RESUME_PROBE.id)}
+    cells = RESUME_PROBE.cells("ci")
+    wrong = sum(got.get(cell) != _probe_value(cell) for cell in cells)
+    return wrong + abs(again.executed - (len(cells) - first.executed))
+
+
 class _Returns:
     """An estimator whose transform returns a fixed output."""
 
@@ -195,7 +232,7 @@ def boundary_check(checked, rng) -> int:
 
 CASES = {"slope": slope_cases, "level": level_cases, "bound": bound_cases, "coverage": coverage_cases,
          "order": order_cases}
-CHECKS = {"store": store_check, "boundary": boundary_check}
+CHECKS = {"store": store_check, "boundary": boundary_check, "resume": resume_check}
 
 
 def experiment(cell: Cell, estimators) -> dict:
@@ -276,6 +313,19 @@ class SeedlessStore(MemoryStore):
         self._results[key] = result
 
 
+def lossy_resume(claims, profile, store, **kw):
+    """A broken resume: a cell counts as done when a stored cell has its claim, method, n
+    and seed, whatever its params (a resume key that forgets a field)."""
+    class Lossy:
+        def __getattr__(self, name):
+            return getattr(store, name)
+
+        def done_keys(self, claim=None):
+            done = {tuple(json.loads(k)[:4]) for k in store.done_keys(claim)}
+            return {c.key() for cl in claims for c in cl.cells(profile) if (c.claim, c.method, c.n, c.seed) in done}
+    return run_sweep(claims, profile, Lossy(), **kw)
+
+
 class InfPasses(Checked):
     """A broken role boundary: it looks for NaN only, so an infinite output gets through."""
 
@@ -289,7 +339,7 @@ class InfPasses(Checked):
 
 
 RECIPES = {"slope": SlopeInBand, "level": MeanAtMost, "bound": UnderBound, "coverage": CoverageAtLeast,
-           "order": OrderingHolds, "store": ResultStore, "boundary": Checked}
+           "order": OrderingHolds, "store": ResultStore, "boundary": Checked, "resume": run_sweep}
 
 
 def _grid(seeds):
@@ -307,7 +357,8 @@ CLAIMS = [
         data="synthetic sweeps: power laws y = 10 n^(-1/2) over n = 128..4096, 5 seeds, noise 5% (and a "
              "split sweep of slopes -1/2 ± 1/2), levels at 0.8 and 1.2 of 1, bounds twice the value, "
              "2 and 40 violations in 100 and 10 in 50, two methods in and out of order, a NaN in one cell; "
-             "7 cells differing in one field through a SQLite store; 9 defective transform outputs",
+             "7 cells differing in one field through a SQLite store; 9 defective transform outputs; a sweep of 8 "
+             "cells interrupted after its cells of one setting and resumed",
         metric="per recipe and seed: the number of planted cases judged otherwise; whether the slope's CI "
                "covers -1/2",
         metrics=("ci_width_error", "covers", "disagreements"),
@@ -339,6 +390,9 @@ CLAIMS = [
                 Fault("level-wrong-side", "MeanAtMost comparing on the wrong side",
                       {"level": LevelAtLeast}, keep=lambda c: c.method in ("level", "slope")),
                 Fault("bound-drops-nan", "UnderBound dropping non-finite cells, so a NaN passes",
-                      {"bound": BoundNanPasses}, keep=lambda c: c.method in ("bound", "slope"))),
+                      {"bound": BoundNanPasses}, keep=lambda c: c.method in ("bound", "slope")),
+                Fault("lossy-resume-key", "a resume that takes a cell for done when one of its claim, method, n "
+                      "and seed is stored, whatever its params", {"resume": lossy_resume},
+                      keep=lambda c: c.method in ("resume", "slope"))),
     ),
 ]

@@ -247,12 +247,20 @@ def oja_judge(label: str, ylabel: str, *more) -> AllOf:
 #: with those of CHUNK = 256: a blocked update that is not the sequential one, or a
 #: schedule that restarts with each call, moves the span.
 RECHUNK = 97
-RECHUNK_TOL = 1e-9
+RECHUNK_TOL = 1e-4
+RECHUNK_HINT = ("a correct one-pass Oja reads below 1e-6 here, whenever it orthonormalises and in float32 too; "
+                "a mini-batch update, a step schedule that restarts with each partial_fit or a block update that "
+                "drops a term moves the span by 2e-2 and more")
 RECHUNK_EVIDENCE = ("the span over chunks of 97 rows against chunks of 256 (||sin Theta||_F in L^2(rho)): at most "
-                    "8.6e-16 on correct RF-Oja over the ci grid (20 seeds) and 6.4e-16 for a sample-by-sample Oja "
-                    "written outside the package (tests); a step schedule that restarts with each partial_fit 0.20 "
-                    "(ci, seeds 0-9), a four-row block that drops one term of the sequential update 2.0e-2, one "
-                    "Oja step per chunk (outside, tests) 0.33; the first two pass the slope and the level")
+                    "8.6e-16 on our RF-Oja over the ci grid (20 seeds) and 6.4e-16 for a sample-by-sample Oja "
+                    "written outside the package; correct variants (tests/variants, ci, root 0): a QR every 16 "
+                    "samples and modified Gram-Schmidt below 1e-13, a basis in float32 1.1e-7, a QR once per "
+                    "partial_fit call 7.5e-7 (the round-off of 256 unnormalised updates; 4.3e-7 measured from "
+                    "outside before), the worst correct. Bugs: a four-row block that drops one term of the "
+                    "sequential update 2.0e-2, a step schedule that restarts with each partial_fit 0.20 (ci, seeds "
+                    "0-9), one Oja step per chunk (outside, tests) 0.33; the first two pass the slope and the "
+                    "level. 1e-4 is near the geometric middle of 7.5e-7 and 2.0e-2 (x130 and x200 of room); it "
+                    "was 1e-9, which failed the per-call QR")
 
 
 RATE_BUDGET = "m = ⌈√n ln n⌉ random features, k = 3"
@@ -302,7 +310,8 @@ CLAIMS = [
                         needs=PROBE_NEEDS + f"; partial_fit over chunks of {CHUNK} rows, and again over chunks "
                         f"of {RECHUNK} (one pass, sample by sample: the chunking must not move the span)", kinds=RF),
         judge=oja_judge("RF-Oja, m = ⌈√n ln n⌉: E_proj", "population excess risk",
-                        AllWithin(RECHUNK_TOL, ("rechunked",), f"(||sin Θ||_F, spans over {CHUNK}- and {RECHUNK}-row chunks)")),
+                        AllWithin(RECHUNK_TOL, ("rechunked",), f"(||sin Θ||_F, spans over {CHUNK}- and {RECHUNK}-row chunks)",
+                                  hint=RECHUNK_HINT)),
         tolerance=Tolerance(OJA_RULE + f"; the span the same over chunks of {CHUNK} and {RECHUNK} rows to "
                             f"{RECHUNK_TOL:g}", RATE_EVIDENCE + "; " + OJA_LEVEL_EVIDENCE + "; " + RECHUNK_EVIDENCE),
         faults=(Fault("wrong-frequency-variance", "RF-Oja whose frequencies have variance gamma instead of "

@@ -1,0 +1,80 @@
+"""The two margins of every threshold of the claims with a role: the worst value a correct
+implementation reads (ours and the corpus's variants) and the best value a planted fault
+reads, beside the limit. A threshold belongs between them, with room on both sides.
+
+Usage, from the repository root::
+
+    python -m tests.variants.margins [--claims ID ...] [--out FILE]
+
+Runs each claim at ci (root 0) with its own estimator, with every variant of the corpus
+its role reaches and with each of its planted faults (the cells the fault declares), and
+for each judged number with an upper limit (``<x>_at_most``) tables the worst correct value,
+the best faulty one and the room on each side (limit / worst correct, best faulty / limit).
+A fault that leaves a number within its limit is caught by another check of the claim; its
+value is still shown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+
+from kpca_suite.suites import registry
+from kpca_suite.suites.conformance import applicability, user_estimator, variant
+from kpca_suite.suites.pipeline import evaluate
+
+from .corpus import VARIANTS
+
+
+def limits(verdict) -> dict:
+    """``{check: (value, limit)}`` of the verdict's upper limits."""
+    out = {}
+    for key, limit in verdict.predicted.items():
+        if key.endswith("_at_most") and isinstance(limit, (int, float)):
+            value = verdict.measured.get(key[:-len("_at_most")])
+            if isinstance(value, (int, float)) and math.isfinite(value):
+                out[key[:-len("_at_most")]] = (float(value), float(limit))
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tests.variants.margins", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--claims", nargs="+", metavar="ID", help="claims or papers (default: every claim with a role)")
+    ap.add_argument("--out", help="also write the Markdown table to this file")
+    args = ap.parse_args(argv)
+    lines = ["| claim | check | limit | worst correct (who) | best fault (which) | room below | room above |",
+             "|---|---|---|---|---|---|---|"]
+    for claim in (c for c in registry.select(args.claims or None) if c.subject is not None):
+        correct = {"ours": evaluate([claim], "ci", jobs=1).verdicts[claim.id]}
+        for var in (v for v in VARIANTS if claim.subject.role in v.roles):
+            est = user_estimator(var.name, var.factory)
+            if applicability(claim, est, "ci") is None:
+                run = variant(claim, est)
+                correct[var.name] = evaluate([run], "ci", jobs=1).verdicts[run.id]
+        faulty = {f.name: evaluate([claim.with_fault(f.name)], "ci", jobs=1, keep=f.keep).verdicts[claim.id]
+                  for f in claim.faults}
+        for check, (_, limit) in limits(correct["ours"]).items():
+            # the worst correct value against its own run's limit (a float32 variant's is higher)
+            seen = [(value / lim if lim > 0 else value, value, lim, who) for who, v in correct.items()
+                    for value, lim in [limits(v).get(check, (-math.inf, limit))]]
+            _, worst, worst_limit, who = max(seen)
+            caught = [(value, which) for which, v in faulty.items()
+                      for value, lim in [limits(v).get(check, (-math.inf, limit))] if value > lim]
+            best, which = min(caught, default=(math.nan, "none: caught by other checks"))
+            below = f"x{worst_limit / worst:.3g}" if worst > 0 else "all <= 0"
+            above = f"x{best / limit:.3g}" if math.isfinite(best) and limit > 0 else "-"
+            shown = f"{limit:g}" + (f" ({worst_limit:g} for {who})" if worst_limit != limit else "")
+            row = (f"| {claim.id} | {check} | {shown} | {worst:.3g} ({who}) | "
+                   f"{best:.3g} ({which}) | {below} | {above} |")
+            lines.append(row)
+            print(row, flush=True)
+    table = "\n".join(lines) + "\n"
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as fh:
+            fh.write(table)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
