@@ -216,6 +216,27 @@ def nystrom_float32(n_components, budget, kernel, random_state):
     return _NystromFloat32(n_components, budget, kernel, random_state)
 
 
+class _NystromCentredFloat32(_NystromFloat32):
+    def fit(self, X):
+        super().fit(X)
+        F = self.kernel.block(np.asarray(X, dtype=float), self.landmarks_).astype(np.float32) @ self.W_
+        self.mean_ = F.mean(axis=0)
+        self.V_ = np.linalg.svd(F - self.mean_, full_matrices=False)[2][:self.n_components].T
+        return self
+
+    def transform(self, X):
+        return super().transform(X) - self.mean_ @ self.V_
+
+
+@implementation(kind="nystrom", centred=True)
+def nystrom_centred_float32(n_components, budget, kernel, random_state):
+    """Centred Nyström KPCA in float32: the float32 features centred by their mean.
+
+    As :func:`nystrom_float32`, with the full-data mean of the features subtracted (Hallgren's
+    centring, on the feature side): right to float32 round-off."""
+    return _NystromCentredFloat32(n_components, budget, kernel, random_state)
+
+
 # ---------------------------------------------------------------------- kpca-projection: exact
 
 class _ExactRandomized:
@@ -769,6 +790,7 @@ VARIANTS = (
     Variant("nystrom-rotated", nystrom_rotated, (KPCA,), "representation"),
     Variant("nystrom-centred-features", nystrom_centred_features, (KPCA,), "representation"),
     Variant("nystrom-float32", nystrom_float32, (KPCA,), "precision"),
+    Variant("nystrom-centred-float32", nystrom_centred_float32, (KPCA,), "precision"),
     Variant("exact-randomized-svd", exact_randomized_svd, (KPCA,), "route"),
     Variant("exact-arpack", exact_arpack, (KPCA,), "route"),
     Variant("rf-erm-arpack", rf_erm_arpack, RF, "route"),

@@ -321,7 +321,11 @@ CLAIMS = [
                      "0.085 at m = 32; features sqrt(1/m) cos(.) for sqrt(2/m) cos(.) give 0.5. Decisive whatever the "
                      "draw (python -m tests.decisiveness, roots 0-9): with 5 seeds root 2 read -0.395 [-0.443, "
                      "-0.348], inconclusive; with 20 seeds at ci the slopes are -0.521 .. -0.460, CI ends -0.563 .. "
-                     "-0.420"),
+                     "-0.420. Correct variants written outside (tests/variants, ci, root 0): the level 1.02 (legacy "
+                     "RNG, the worst), 0.95 (float32), 0.86 (orthogonal frequencies), 0.57 (cos/sin pairs); the scale "
+                     "at most 0.021 (orthogonal). Margins: 1.4 is x1.37 above the worst correct level and x1.58 below "
+                     "the repeated draws' 2.21; 0.05 is x2.4 above the worst correct scale and x10 below the missing "
+                     "sqrt 2"),
         faults=(Fault("narrow-omega", "omega ~ N(0, gamma I) instead of N(0, 2 gamma I): the features of another "
                       "kernel, so the error stops falling", {"rff": narrow_rff_map}, keep=_five_seeds),
                 Fault("repeated-draws", "a near miss: m/2 frequencies each used twice; unbiased, and the error "
@@ -405,7 +409,10 @@ CLAIMS = [
                      "the bound is also evaluated from the printed statement in the experiment (agreement to round-off). With 5 "
                      "seeds the slope's CI reached above 0.1 under 4 of 9 independent root seeds (python -m "
                      "tests.decisiveness), hence 20 at ci: roots 0-9 give slopes -0.067 .. +0.033, CI upper ends at "
-                     "most +0.088"),
+                     "most +0.088. Correct variants (tests/variants, ci, root 0: float32, cos/sin pairs, legacy RNG, "
+                     "orthogonal, ARPACK) stay under both bounds (largest excess -0.26 of the theorem's, -0.019 of the "
+                     "proof's) with slope CIs ending at +0.017 .. +0.084; the unscaled features exceed the theorem's "
+                     "bound by 85"),
         faults=(Fault("unscaled-features", "features cos(omega^T x + b) without the sqrt(2/m) scale",
                       {"skpca": unscaled_skpca}, keep=_five_seeds),
                 Fault("paired-scale-transform", "a near miss: transform scales the cos features by 1/sqrt(m) (the "

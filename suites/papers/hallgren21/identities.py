@@ -145,6 +145,7 @@ IDENTITIES = Claim(
 # -- hallgren21.every-point: Theorem 1 at m = n for any centred Nyström ---------------------
 
 #: Relative deviations at m = n. Evidence in the claim's Tolerance.
+EVERY_POINT_PER_EPS = 1e4  # an output in float32 is judged at 1.2e-3 (evidence in the declaration)
 EVERY_POINT_RTOL = 1e-6
 
 
@@ -184,7 +185,8 @@ def every_point_experiment(cell: Cell, est) -> dict:
     lam = ex.eigenvalues_[:len(var)]
     return {"subspace": max(_lstsq_residual(Zn, Ze), _lstsq_residual(Ze, Zn)) if Zn.shape[1] == k else 1.0,
             "variances": float(np.max(np.abs(var - lam)) / lam[0]),
-            "score_means": float(np.max(np.abs(W.mean(axis=0)) / np.maximum(W.std(axis=0), 1e-300)))}
+            "score_means": float(np.max(np.abs(W.mean(axis=0)) / np.maximum(W.std(axis=0), 1e-300))),
+            "eps": ny.eps_}
 
 
 class ForgetsToCentre(NystromKPCA):
@@ -225,7 +227,7 @@ EVERY_POINT = Claim(
          f"m = n landmarks, d = {IDENT_K}",
     metric="least-squares residual between the two score matrices, max |var_j - λ_j| / λ_1, "
            "max |mean of training score j| / sd_j",
-    metrics=("score_means", "subspace", "variances"),
+    metrics=("eps", "score_means", "subspace", "variances"),
     estimators={"nystrom": centred_nystrom, "exact": ExactKPCA},
     experiment=every_point_experiment,
     grid=PerProfile(ci=Grid(sizes=(150,), seeds=3, methods=("nystrom",)),
@@ -234,11 +236,16 @@ EVERY_POINT = Claim(
     subject=Subject("kpca-projection", "nystrom", centred=True, kernel="gaussian",
                     budget="m = n landmarks (every point), d = 6", kinds=("nystrom", "exact"),
                     needs="transform of the training rows and of new points"),
-    judge=AllWithin(EVERY_POINT_RTOL, what="relative"),
-    tolerance=Tolerance(f"every deviation within {EVERY_POINT_RTOL:g}",
+    judge=AllWithin(EVERY_POINT_RTOL, ("score_means", "subspace", "variances"), "relative", per_eps=EVERY_POINT_PER_EPS,
+                    hint="a correct centred Nyström reads 2e-14 in float64 and 7e-7 in float32; not centring in fit "
+                         "or in transform reads 0.3 and more"),
+    tolerance=Tolerance(f"every deviation within {EVERY_POINT_RTOL:g} ({EVERY_POINT_PER_EPS:g} times the machine "
+                        "epsilon of an output in lower precision)",
                         "ci (n = 150, seeds 0-2), worst deviation: the paper's form 1.1e-14, the nystrompca "
-                        "package 1.8e-14, scikit-learn's Nystroem + PCA 1.8e-14; the faults 0.32 (subspace, "
-                        "forgets to centre) and 0.40 (score means, uncentred transform)"),
+                        "package 1.8e-14, scikit-learn's Nystroem + PCA 1.8e-14, correct variants written outside "
+                        "(tests/variants) 1.2e-14 (features centred, ARPACK) and 7.0e-7 in float32, only x1.4 under "
+                        "1e-6, hence the float32 limit 1.2e-3; the faults 0.32 (subspace, forgets to centre) and 0.40 "
+                        "(score means, uncentred transform): x3e5 above 1e-6 and x250 above the float32 limit"),
     faults=(Fault("forgets-to-centre", "fit solves the uncentred problem, transform subtracts the mean",
                   {"nystrom": forgets_to_centre}),
             Fault("uncentred-transform", "centres in fit but not in transform: the scores keep a mean",

@@ -310,7 +310,11 @@ CLAIMS = [
                             "a sanity run (α = 2, θ = 1/2, l = 4..8, 5 seeds): R_{C,l} slope -0.228, "
                             "uniform Nyström -0.234; R/R_{C,l} from 1.021 to 1.003. The level 1.15 (was 1.5, "
                             "under which a rank l - 1 fit passed, at most 1.434): largest seed mean 1.050 at ci "
-                            "(seeds 0-4) and 1.053 at quick (seeds 0-9), both at l = 3; largest cell 1.080"),
+                            "(seeds 0-4) and 1.053 at quick (seeds 0-9), both at l = 3; largest cell 1.080. Correct "
+                            "variants written outside (tests/variants, ci, root 0): 1.06 at worst (landmarks drawn "
+                            "with replacement: fewer distinct ones), float32 and Cholesky whitening 1.05; the best "
+                            "bug, rank l - 1, 1.44: room x1.08 below and x1.25 above, the bug's own (l + 1/2) / "
+                            "(l - 1/2) at the smallest l fixing how near it may come"),
         faults=(Fault("clustered", "the m landmarks nearest x = 0 instead of uniform ones",
                       {"nystrom": clustered_nystrom}, keep=_three_seeds),
                 Fault("rank-short", "a near miss: rank l - 1 when asked for l (an off-by-one); R_C,l-1 / R_C,l = "
