@@ -12,15 +12,18 @@ traceback, and never touch an existing store.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import os
 import sys
 from collections import Counter
+from datetime import datetime, timezone
 from pathlib import Path
 
 from . import registry
 from .claim import PROFILES, Verdict
+from .files import write_text
 from .pipeline import record_identities
 from .runner import UndeclaredMetric
 from .store import StoreError
@@ -51,11 +54,11 @@ def _select(names):
         raise UsageError(f"cannot load the claim modules: {type(e).__name__}: {e}") from None
 
 
-def _open_store(outdir: Path, create: bool):
+def _open_store(outdir: Path, create: bool, verify: bool = True):
     """The store of ``outdir``, holding the directory's lock (one process at a
     time) until it is closed; a directory in use, not writable, or a store that
-    is corrupt or missing (``create=False``) is a usage error, and nothing is
-    written then."""
+    is corrupt, fails its ledger (``verify``) or is missing (``create=False``) is a
+    usage error, and nothing is written then."""
     from .store import DirectoryLock, ResultStore, StoreError
     path = Path(outdir) / STORE_NAME
     if not create and not path.exists():
@@ -63,10 +66,21 @@ def _open_store(outdir: Path, create: bool):
     lock = DirectoryLock(outdir)
     try:
         lock.acquire()
-        return ResultStore(path, create=create, lock=lock)
+        return ResultStore(path, create=create, lock=lock, verify=verify)
     except StoreError as e:
         lock.release()
         raise UsageError(str(e)) from None
+
+
+@contextlib.contextmanager
+def _writing_outputs(out: Path):
+    """Report, plots, matrix and errors.log are written whole or not at all
+    (:mod:`suites.files`); a disk that is full or read-only then ends in one line."""
+    try:
+        yield
+    except OSError as e:
+        raise UsageError(f"cannot write the outputs in {out}: {e.strerror or e}; the results store is unchanged, "
+                         f"and `kpca-suite report --out {out}` writes them once there is room") from None
 
 
 def _positive_jobs(jobs):
@@ -91,15 +105,16 @@ def _report_errors(evaluation, out: Path) -> None:
     logged = evaluation.cell_errors + evaluation.defects + [es[0] for es in refused.values()]
     if logged or evaluation.notes:
         out.mkdir(parents=True, exist_ok=True)
-        with open(log, "w", encoding="utf-8") as fh:
-            for e in logged:
-                notes = f"-- what the cell wrote to stderr or warned:\n{e.notes}\n" if e.notes else ""
-                alike = len(refused.get((e.claim, e.error), ())) - 1
-                more = f"-- {alike} more cell(s) in flight refused alike\n" if alike > 0 else ""
-                fh.write(f"== {e.claim} cell {e.cell.key()}\n{e.traceback}\n{notes}{more}")
-            for claim, lines in evaluation.notes.items():
-                fh.write(f"== {claim}: written to stderr or warned, with the number of cells\n"
-                         + "".join(f"{count:>6}  {line}\n" for line, count in lines.items()))
+        text = []
+        for e in logged:
+            notes = f"-- what the cell wrote to stderr or warned:\n{e.notes}\n" if e.notes else ""
+            alike = len(refused.get((e.claim, e.error), ())) - 1
+            more = f"-- {alike} more cell(s) in flight refused alike\n" if alike > 0 else ""
+            text.append(f"== {e.claim} cell {e.cell.key()}\n{e.traceback}\n{notes}{more}")
+        for claim, lines in evaluation.notes.items():
+            text.append(f"== {claim}: written to stderr or warned, with the number of cells\n"
+                        + "".join(f"{count:>6}  {line}\n" for line, count in lines.items()))
+        write_text(log, "".join(text))
     for claim, lines in evaluation.notes.items():
         first = next(iter(lines))
         _warn(f"{claim}: its cells wrote to stderr or warned ({len(lines)} distinct line(s), all in {log}); "
@@ -225,10 +240,11 @@ def cmd_run(args) -> int:
             print(f"kpca-suite: {len(claims)} claim(s), profile {args.profile}, store {store.path}",
                   file=sys.stderr)
             _set_aside(store, claims, args.profile, options, args.fresh)
-            try:
+            try:  # also the probe that the store can be written, before the first cell
+                store.set_meta("last_run", datetime.now(timezone.utc).isoformat(timespec="seconds"))
                 record_identities(store, estimators)
             except StoreError as e:
-                raise UsageError(str(e)) from None
+                raise UsageError(f"{e}; no cell was run") from None
             try:
                 ev = evaluate(claims, args.profile, store, executor, jobs=args.jobs, options=options,
                               progress=not args.no_progress, trace_memory=args.trace_memory)
@@ -249,10 +265,11 @@ def cmd_run(args) -> int:
         if ev.skipped:
             print(f"kpca-suite: resumed: {ev.skipped} cell(s) already in the store, "
                   f"{ev.executed} run now", file=sys.stderr)
-        _report_errors(ev, out)
         for _, v in unjudged:  # n/a before any cell ran: in the report too
             ev.verdicts[v.claim] = v
-        written = write_outputs(ev, claims + [c for c, _ in unjudged], out, args.profile, store, jobs=args.jobs)
+        with _writing_outputs(out):
+            _report_errors(ev, out)
+            written = write_outputs(ev, claims + [c for c, _ in unjudged], out, args.profile, store, jobs=args.jobs)
         for e in written["errors"]:
             _warn(e)
         code = _finish(list(ev.verdicts.values()), bool(ev.errors))
@@ -380,8 +397,9 @@ def _rejudge(store, args, out):
         raise UsageError(f"no results of registered claims in {store.path}; run `kpca-suite run` first")
     profile, options = _stored_profile(store, args)
     ev = evaluate(claims, profile, store, options=options, run=False)
-    _report_errors(ev, out)
-    written = write_outputs(ev, claims, out, profile, store, jobs=None)
+    with _writing_outputs(out):
+        _report_errors(ev, out)
+        written = write_outputs(ev, claims, out, profile, store, jobs=None)
     for e in written["errors"]:
         _warn(e)
     return ev, written
@@ -389,13 +407,10 @@ def _rejudge(store, args, out):
 
 def cmd_report(args) -> int:
     out = Path(args.out)
-    store = _open_store(out, create=False)  # opening verifies every row against its checksum
+    store = _open_store(out, create=False, verify=not args.verify)  # opening verifies every row (module store)
     try:
         if args.verify:
-            verified, older = store.verify()
-            print(f"{store.path}: {verified} row(s) match their checksums"
-                  + (f"; {older} row(s) were written before checksums were kept" if older else ""))
-            return 0
+            return _verify(store, args.names)
         ev, written = _rejudge(store, args, out)
         code = _finish(list(ev.verdicts.values()), bool(ev.errors))
         md, html_ = written["report"]
@@ -403,6 +418,30 @@ def cmd_report(args) -> int:
         return code
     finally:
         store.close()
+
+
+def _verify(store, names) -> int:
+    """``report --verify [NAME ...]``: the ledger and the rows of the named claims or papers
+    (all by default) checked; 0 when they match, 2 (a usage error naming the problem) when not."""
+    claims = None
+    if names:
+        stored = store.claims()
+        claims = [c for c in stored if c in names or c.split("[", 1)[0] in names or c.split(".", 1)[0] in names]
+        if not claims:
+            raise UsageError(f"the store {store.path} has no rows of {', '.join(names)}")
+    try:
+        found = store.verify(claims)
+    except StoreError as e:
+        raise UsageError(str(e)) from None
+    what = f" of {', '.join(names)}" if names else ""
+    if found["unverified"]:
+        print(f"{store.path}: {found['unverified']} row(s){what} were written before the ledger was kept and are "
+              "NOT verified; the store's next write adopts them")
+        return 0
+    adopted = (f", {found['adopted']} of them adopted from before the ledger (unverified until then)"
+               if found["adopted"] else "")
+    print(f"{store.path}: {found['verified']} row(s){what} match the ledger{adopted}; ledger head {found['head']}")
+    return 0
 
 
 def cmd_plot(args) -> int:
@@ -490,6 +529,7 @@ def cmd_conformance(args) -> int:
         print(f"kpca-suite: conformance of {len(claims)} claim(s) x {len(adapters)} estimator(s): "
               f"{len(runs)} runs, profile {args.profile}, store {store.path}", file=sys.stderr)
         try:
+            store.set_meta("last_run", datetime.now(timezone.utc).isoformat(timespec="seconds"))
             record_identities(store, adapters)
             ev = evaluate(runs, args.profile, store, jobs=args.jobs, progress=not args.no_progress)
         except UndeclaredMetric as e:
@@ -500,12 +540,13 @@ def cmd_conformance(args) -> int:
             _err(f"interrupted; finished cells are kept in {store.path} and a rerun resumes")
             return 130
         store.set_meta("profile", args.profile)
-        _report_errors(ev, out)
-        written = write_outputs(ev, runs, out, args.profile, store, jobs=args.jobs)
+        with _writing_outputs(out):
+            _report_errors(ev, out)
+            written = write_outputs(ev, runs, out, args.profile, store, jobs=args.jobs)
+            columns, rows = matrix(claims, adapters, ev.verdicts, skipped, written["plots"])
+            md, html_ = write_matrix(columns, rows, out, args.profile, adapters)
         for e in written["errors"]:
             _warn(e)
-        columns, rows = matrix(claims, adapters, ev.verdicts, skipped, written["plots"])
-        md, html_ = write_matrix(columns, rows, out, args.profile, adapters)
         for v in ev.verdicts.values():
             print(_verdict_line(v))
         print(f"conformance matrix: {md} and {html_}")
@@ -736,7 +777,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="judge the cells of this profile (default: the profile of the last run)")
         if name == "report":
             p.add_argument("--verify", action="store_true",
-                           help="only check every stored row against its checksum and say how many match")
+                           help="only check the store's ledger and the rows of the named claims (all by default) "
+                                "and say how many match; exit 2 naming the first row or entry that does not")
         p.set_defaults(func=func)
 
     p = sub.add_parser(

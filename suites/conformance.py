@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from .adapters import ADAPTERS
+from .files import write_text
 from .fingerprint import identity, import_path
 from .roles import (NO_KERNEL, Estimator, EstimatorError, NoRole, NotOfRole, Unsupported, check_conforms,
                     declaration, factory_role_mismatch)
@@ -480,7 +481,7 @@ def write_matrix(columns, rows, outdir, profile: str, estimators=()) -> tuple:
         md.append(f"| `{claim.id}` | {claim.subject.role} | " + " | ".join(cells) + " |")
     md += ["", na_summary(columns, rows), "", "Implementations:", ""] + [f"- {line}" for line in implementations(used)]
     md_path = outdir / "conformance.md"
-    md_path.write_text("\n".join(md) + "\n", encoding="utf-8")
+    write_text(md_path, "\n".join(md) + "\n")
 
     head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
     body = []
@@ -500,6 +501,6 @@ def write_matrix(columns, rows, outdir, profile: str, estimators=()) -> tuple:
             f"{head}</tr>{''.join(body)}</table><p>{html.escape(na_summary(columns, rows))}</p><h2>Implementations</h2><ul>"
             + "".join(f"<li>{html.escape(line)}</li>" for line in implementations(used)) + "</ul>")
     html_path = outdir / "conformance.html"
-    html_path.write_text(page, encoding="utf-8")
+    write_text(html_path, page)
     return md_path, html_path
 

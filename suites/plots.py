@@ -35,6 +35,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .files import replacing
+
 STATUS_COLORS = {"holds": "#1a7f37", "fails": "#cf222e", "inconclusive": "#9a6700"}
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">")
 VIOLATION_COLOR = "#cf222e"
@@ -393,7 +395,8 @@ def save_figure(fig, outdir, name) -> list:
     fig.draw_without_rendering()
     bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(0.1)
     for path in paths:
-        fig.savefig(path, dpi=DPI, bbox_inches=bbox)
+        with replacing(path) as tmp:
+            fig.savefig(tmp, dpi=DPI, bbox_inches=bbox, format=path.suffix[1:])
     pyplot().close(fig)
     return paths
 
@@ -405,6 +408,8 @@ def plot_claim(claim, verdict, results, outdir) -> tuple:
     paths, errors = [], []
     try:
         paths += plot_fits(verdict, outdir)
+    except OSError:  # a full or read-only disk: no figure can be written, the caller stops
+        raise
     except Exception as e:  # noqa: BLE001
         errors.append(f"{verdict.claim}: plot failed: {type(e).__name__}: {e}")
         pyplot().close("all")
@@ -413,6 +418,8 @@ def plot_claim(claim, verdict, results, outdir) -> tuple:
         try:
             Path(outdir).mkdir(parents=True, exist_ok=True)
             paths += [Path(p) for p in (fig_fn(results, verdict, Path(outdir)) or [])]
+        except OSError:
+            raise
         except Exception as e:  # noqa: BLE001
             errors.append(f"{verdict.claim}: figure failed: {type(e).__name__}: {e}")
             pyplot().close("all")

@@ -14,6 +14,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Optional
 
+from .files import write_text
 from .plots import band_text, fit_label, number, safe_name
 
 STATUS_MARK = {"holds": "✅ holds", "fails": "❌ fails", "inconclusive": "⚠️ inconclusive", "n/a": "n/a"}
@@ -193,7 +194,7 @@ def write_report(verdicts, plot_paths, outdir, profile: str, machine_info: dict,
     md += ["## Provenance", "", "| | |", "|---|---|"]
     md += [f"| {cell_md(k)} | {cell_md(val)} |" for k, val in prov]
     md_path = outdir / "report.md"
-    md_path.write_text("\n".join(md) + "\n", encoding="utf-8")
+    write_text(md_path, "\n".join(md) + "\n")
 
     # ---------------- HTML ----------------
     e = html.escape
@@ -251,5 +252,5 @@ Verdicts: {e(_counts(verdicts))}.</p>
 </body></html>
 """
     html_path = outdir / "report.html"
-    html_path.write_text(page, encoding="utf-8")
+    write_text(html_path, page)
     return md_path, html_path

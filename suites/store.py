@@ -15,25 +15,48 @@ mode is switched. So does a file whose pages are sound (SQLite's
 UTF-8, JSON that does not parse, a key its columns do not rebuild): every row
 is decoded once when the store is opened, and the first bad row is named.
 
-Schema (version 1)::
+Schema (version 2)::
 
     meta(key TEXT PRIMARY KEY, value TEXT)      app = "kpca-suite-results",
-                                                schema_version = "1", ...
+                                                schema_version = "2", secret, ledger_size,
+                                                ledger_head, counts (JSON: rows per claim), ...
     results(key TEXT PRIMARY KEY,               Cell.key()
             claim, method, n, m, seed,          m from params["m"] or NULL
             params JSON, metrics JSON,
             wall_time REAL, peak_mem INTEGER,
             versions JSON, git_commit TEXT, created TEXT)   UTC ISO 8601
+    ledger(seq INTEGER PRIMARY KEY, action, key, sum, link)
 
 The file also carries ``PRAGMA application_id`` = :data:`APPLICATION_ID`.
+
+Integrity: the ledger
+---------------------
+Every change of ``results`` made through this class appends one ledger entry in the same
+transaction: ``add`` (a row stored; ``sum`` is HMAC-SHA256 of the whole row under the
+store's random ``secret``), ``set-aside`` and ``delete`` (a row removed on purpose), and
+``adopt`` (a row of a store written before the ledger, taken in as it was on the store's
+first write by this version). Each entry's ``link`` is the HMAC of the previous link and
+the entry, and the meta keeps the last link, the number of entries and the rows per claim.
+Opening a store checks all of it, read-only: a row deleted, added or changed outside this
+class, a ledger entry deleted, changed, moved or cut off the end, a dropped ledger table,
+each is named, and the store is refused (``report --verify`` names it and exits 2).
+
+What it does not protect against: the secret lives in the store, so someone who edits the
+file with this code's help (recomputing the digests under its secret) can forge a
+consistent store. Keep the ledger head that ``report --verify`` prints to compare later, or
+a copy of the store, where that matters. A store written before the ledger (schema 1,
+whose rows carry plain SHA-256 checksums, which catch accidents only) is read as it is, and
+named as unverified; its rows are adopted on its first write.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import math
 import os
+import secrets
 import sqlite3
 import weakref
 from datetime import datetime, timezone
@@ -47,7 +70,7 @@ from .claim import Cell, Result
 APP_NAME = "kpca-suite-results"
 #: ``PRAGMA application_id`` of a store: the bytes "KPCA"
 APPLICATION_ID = 0x4B504341
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 _SCHEMA = """
@@ -71,20 +94,35 @@ CREATE TABLE results (
     created    TEXT NOT NULL
 );
 CREATE INDEX results_claim ON results (claim);
-CREATE TABLE checksums (
-    key  TEXT PRIMARY KEY,
-    sum  TEXT NOT NULL
-);
 """
-#: Created on first write in a store made before checksums were kept (its older rows
-#: have none, and are not verified).
-_CHECKSUMS = "CREATE TABLE IF NOT EXISTS checksums (key TEXT PRIMARY KEY, sum TEXT NOT NULL)"
+_LEDGER = """CREATE TABLE ledger (
+    seq    INTEGER PRIMARY KEY,
+    action TEXT NOT NULL,
+    key    TEXT NOT NULL,
+    sum    TEXT NOT NULL,
+    link   TEXT NOT NULL
+)"""
+#: How many pages the write-ahead log may hold before a checkpoint folds it into the
+#: store, and the size it is truncated to then: the store's footprint stays near its size.
+WAL_PAGES, WAL_LIMIT = 64, 1 << 18
 
 
 def row_checksum(key: str, metrics_json: str) -> str:
-    """SHA-256 (first 16 hex digits) of a row's key and its metrics as stored: any
-    change of a stored metric, even of one digit, changes it."""
+    """SHA-256 (first 16 hex digits) of a row's key and its metrics as stored: the
+    checksum of a store written before the ledger (schema 1), which catches accidents."""
     return hashlib.sha256(f"{key}\n{metrics_json}".encode()).hexdigest()[:16]
+
+
+def row_digest(secret: str, row) -> str:
+    """HMAC-SHA256 (32 hex digits) of a whole ``results`` row (its columns in table order,
+    as SQLite returns them) under the store's secret."""
+    return hmac.new(secret.encode(), json.dumps(list(row)).encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def ledger_link(secret: str, previous: str, seq: int, action: str, key: str, digest: str) -> str:
+    """The link of ledger entry ``seq``: HMAC-SHA256 of the previous link and the entry."""
+    text = f"{previous}|{seq}|{action}|{key}|{digest}"
+    return hmac.new(secret.encode(), text.encode(), hashlib.sha256).hexdigest()[:32]
 
 
 class StoreError(ValueError):
@@ -251,6 +289,7 @@ class DirectoryLock:
         import fcntl
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            created = not self.path.exists()
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as e:
             raise StoreError(f"cannot write to the results directory {self.path.parent}: "
@@ -262,8 +301,17 @@ class DirectoryLock:
             os.close(fd)
             raise StoreBusy(f"{self.path.parent} is in use by {holder}; wait for it to finish or "
                             "give another --out") from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"kpca-suite (pid {os.getpid()})\n".encode(), 0)
+        try:  # the holder's name: a disk already full fails here, before any store is touched
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"kpca-suite (pid {os.getpid()})\n".encode(), 0)
+        except OSError as e:
+            os.close(fd)
+            if created:
+                try:
+                    self.path.unlink()
+                except OSError:
+                    pass
+            raise StoreError(f"cannot write to the results directory {self.path.parent}: {e.strerror or e}") from None
         self._fd = fd
         _HELD.add(self)
         return self
@@ -297,10 +345,13 @@ class ResultStore:
     Use as a context manager or call :meth:`close`.
     """
 
-    def __init__(self, path, create: bool = True, timeout: float = 30.0, lock: Optional[DirectoryLock] = None):
+    def __init__(self, path, create: bool = True, timeout: float = 30.0, lock: Optional[DirectoryLock] = None,
+                 verify: bool = True):
         self.path = Path(path)
         self.lock = lock
+        self._verify = verify
         self._conn: Optional[sqlite3.Connection] = None
+        self._ledger: Optional[dict] = None  # secret, size, head, counts: loaded with the store
         exists = self.path.exists()
         if exists and not self.path.is_file():
             raise StoreError(f"results store {self.path} is not a regular file; it was left untouched")
@@ -340,8 +391,7 @@ class ResultStore:
             raise
         try:
             conn = sqlite3.connect(self.path, timeout=timeout)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")  # WAL: durable against a killed process
+            _pragmas(conn)
         except sqlite3.Error as e:  # a read-only file or directory, a full disk
             raise StoreError(f"cannot open results store {self.path} for writing: {e}; "
                              "the file was left untouched") from None
@@ -350,11 +400,12 @@ class ResultStore:
     def _validate(self, timeout) -> None:
         uri = "file:" + self.path.resolve().as_posix().replace("?", "%3f").replace("#", "%23") + "?mode=ro"
         try:
-            ro = sqlite3.connect(uri, uri=True, timeout=timeout)
+            ro = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None)
         except sqlite3.Error as e:
             self._fail(f"cannot be opened as SQLite ({e})")
         try:
             try:
+                ro.execute("BEGIN")  # one snapshot for every read below, while a writer may commit
                 app_id = ro.execute("PRAGMA application_id").fetchone()[0]
                 tables = {r[0] for r in ro.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             except sqlite3.DatabaseError as e:
@@ -384,10 +435,127 @@ class ResultStore:
             if check != "ok":
                 self._fail(f"is corrupt (SQLite quick_check: {check})")
             self._check_rows(ro)
-            if "checksums" in tables:
+            if "ledger" in tables:
+                self._ledger = self._load_ledger(meta)
+                if self._verify:
+                    self._check_ledger(ro)
+            elif version >= 2 or "secret" in meta:
+                self._fail("has lost its ledger table (dropped outside kpca-suite): its rows cannot be verified; "
+                           "its results are not judged")
+            elif "checksums" in tables:
                 self._check_sums(ro)
         finally:
             ro.close()
+
+    # -- the ledger ----------------------------------------------------------------
+
+    def _load_ledger(self, meta: dict) -> dict:
+        try:
+            return {"secret": meta["secret"], "size": int(meta["ledger_size"]), "head": meta["ledger_head"],
+                    "counts": json.loads(meta["counts"])}
+        except (KeyError, ValueError):
+            self._fail("has a ledger but lost its secret, size, head or counts from the meta table (edited outside "
+                       "kpca-suite); its results are not judged")
+
+    def _check_ledger(self, ro, claims: Optional[set] = None) -> dict:
+        """Verify the ledger and the rows (of ``claims``, or all) against it, read-only
+        (module docstring); the first problem is named (:class:`StoreError`). Returns
+        ``{"verified": rows, "adopted": rows taken in from a store before the ledger}``."""
+        led = self._ledger
+        ro.text_factory = str
+        try:
+            entries = ro.execute("SELECT seq, action, key, sum, link FROM ledger ORDER BY seq").fetchall()
+            rows = ro.execute(f"SELECT rowid, {', '.join(_COLUMNS)} FROM results").fetchall()
+        except sqlite3.DatabaseError as e:
+            self._fail(f"is corrupt: its ledger cannot be read ({e})")
+        live, adopted, previous = {}, set(), ""
+        for i, (seq, action, key, digest, link) in enumerate(entries, 1):
+            if seq != i or link != ledger_link(led["secret"], previous, seq, action, key, digest):
+                self._fail(f"has a broken ledger at entry {i}: an entry was deleted, changed or moved outside "
+                           "kpca-suite; its results are not judged")
+            previous = link
+            if action in ("add", "adopt"):
+                live[key] = digest
+                if action == "adopt":
+                    adopted.add(key)
+                else:
+                    adopted.discard(key)
+            else:
+                live.pop(key, None)
+        if len(entries) != led["size"] or previous != led["head"]:
+            self._fail(f"has lost the end of its ledger (it holds {len(entries)} entries, the store recorded "
+                       f"{led['size']}): entries were deleted outside kpca-suite; its results are not judged")
+
+        def wanted(key):
+            return claims is None or json.loads(key)[0] in claims
+        present = set()
+        for rowid, *row in rows:
+            key = row[0]
+            present.add(key)
+            if not wanted(key):
+                continue
+            if key not in live:
+                self._fail(f"has a row added outside kpca-suite: row {rowid} (key {key}) is not in its ledger; its "
+                           "results are not judged")
+            if row_digest(led["secret"], row) != live[key]:
+                self._fail(f"has a changed row: row {rowid} (key {key}) no longer matches the checksum written with "
+                           "it; its results are not judged")
+        lost = sorted(k for k in live if k not in present and wanted(k))
+        if lost:
+            more = f" and {len(lost) - 1} more" if len(lost) > 1 else ""
+            self._fail(f"has lost a row its ledger holds: key {lost[0]}{more}, deleted outside kpca-suite; its "
+                       "results are not judged")
+        counts = {}
+        for key in live:
+            counts[json.loads(key)[0]] = counts.get(json.loads(key)[0], 0) + 1
+        for claim in sorted(set(counts) | set(led["counts"])):
+            if (claims is None or claim in claims) and counts.get(claim, 0) != led["counts"].get(claim, 0):
+                self._fail(f"counts {led['counts'].get(claim, 0)} row(s) of {claim} but its ledger holds "
+                           f"{counts.get(claim, 0)}: edited outside kpca-suite; its results are not judged")
+        selected = [k for k in live if wanted(k)]
+        return {"verified": len(selected), "adopted": sum(k in adopted for k in selected)}
+
+    def _append(self, entries) -> None:
+        """Append ledger entries ``(action, key, digest, claim)`` inside the caller's
+        transaction, and update the meta's size, head and counts (committed with it)."""
+        led = self._ledger
+        size, head, counts = led["size"], led["head"], dict(led["counts"])
+        rows = []
+        for action, key, digest, claim in entries:
+            size += 1
+            head = ledger_link(led["secret"], head, size, action, key, digest)
+            rows.append((size, action, key, digest, head))
+            counts[claim] = counts.get(claim, 0) + (1 if action in ("add", "adopt") else -1)
+        self.conn.executemany("INSERT INTO ledger VALUES (?, ?, ?, ?, ?)", rows)
+        self.conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                              [("ledger_size", str(size)), ("ledger_head", head),
+                               ("counts", json.dumps({c: n for c, n in sorted(counts.items()) if n}))])
+        self._pending = (size, head, {c: n for c, n in counts.items() if n})
+
+    def _committed(self) -> None:
+        if getattr(self, "_pending", None):
+            self._ledger.update(zip(("size", "head", "counts"), self._pending))
+            self._pending = None
+
+    def _ensure_ledger(self) -> None:
+        """Give a store written before the ledger (schema 1) its ledger on its first write:
+        a secret, and every row adopted as it is now (named so by :meth:`verify`)."""
+        if self._ledger is not None:
+            return
+        secret = secrets.token_hex(32)
+        rows = self.conn.execute(f"SELECT {', '.join(_COLUMNS)} FROM results ORDER BY rowid").fetchall()
+        self._ledger = {"secret": secret, "size": 0, "head": "", "counts": {}}
+        try:
+            with self.conn:
+                self.conn.execute(_LEDGER)
+                self.conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                                      [("secret", secret), ("schema_version", str(SCHEMA_VERSION)),
+                                       ("adopted", f"{len(rows)} row(s) on {_now()}")])
+                self._append([("adopt", r[0], row_digest(secret, r), r[1]) for r in rows])
+        except BaseException:
+            self._ledger, self._pending = None, None
+            raise
+        self._committed()
 
     def _check_sums(self, ro) -> None:
         """Every row with a checksum still matches it; the first changed row is named,
@@ -404,13 +572,25 @@ class ResultStore:
             self._fail(f"has a changed row: row {changed[0][0]} (key {changed[0][1]}) no longer matches the "
                        f"checksum written with its metrics{more}; its results are not judged")
 
-    def verify(self) -> tuple:
-        """(rows verified against their checksum, rows written before checksums were
-        kept); opening the store already refused it if a row was changed."""
-        total = self._query("SELECT COUNT(*) FROM results")[0][0]
-        has = bool(self._query("SELECT name FROM sqlite_master WHERE type='table' AND name='checksums'"))
-        summed = self._query("SELECT COUNT(*) FROM results r JOIN checksums c ON r.key = c.key")[0][0] if has else 0
-        return summed, total - summed
+    def verify(self, claims=None) -> dict:
+        """Check the ledger and the rows of ``claims`` (ids; None: every row) against it
+        (:class:`StoreError` naming the first problem) and return ``{"verified": rows,
+        "adopted": rows of them taken in from a store before the ledger, "unverified": rows
+        of a store that has no ledger yet, "head": the ledger's last link}``."""
+        selected = None if claims is None else set(claims)
+        if self._ledger is None:
+            where = "" if selected is None else f" WHERE claim IN ({','.join('?' * len(selected))})"
+            total = self._query(f"SELECT COUNT(*) FROM results{where}", tuple(selected or ()))[0][0]
+            return {"verified": 0, "adopted": 0, "unverified": total, "head": ""}
+        uri = "file:" + self.path.resolve().as_posix().replace("?", "%3f").replace("#", "%23") + "?mode=ro"
+        ro = sqlite3.connect(uri, uri=True, isolation_level=None)
+        try:
+            ro.execute("BEGIN")
+            self._ledger = self._load_ledger(dict(ro.execute("SELECT key, value FROM meta").fetchall()))
+            found = self._check_ledger(ro, selected)
+        finally:
+            ro.close()
+        return {**found, "unverified": 0, "head": self._ledger["head"]}
 
     def _check_rows(self, ro) -> None:
         """Every row of ``results`` reads back (``quick_check`` checks the pages,
@@ -445,16 +625,18 @@ class ResultStore:
             raise StoreError(f"cannot create results store {self.path}: {e}") from None
         try:
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
+            _pragmas(conn)
+            secret = secrets.token_hex(32)
             with conn:
-                for stmt in filter(str.strip, _SCHEMA.split(";")):
+                for stmt in [*filter(str.strip, _SCHEMA.split(";")), _LEDGER]:
                     conn.execute(stmt)
                 conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", [
                     ("app", APP_NAME),
                     ("schema_version", str(SCHEMA_VERSION)),
                     ("created", _now()),
+                    ("secret", secret), ("ledger_size", "0"), ("ledger_head", ""), ("counts", "{}"),
                 ])
+            self._ledger = {"secret": secret, "size": 0, "head": "", "counts": {}}
         except sqlite3.Error as e:
             conn.close()
             raise StoreError(f"cannot create results store {self.path}: {e}") from None
@@ -499,15 +681,18 @@ class ResultStore:
                None if result.peak_mem is None else int(result.peak_mem), json.dumps(versions or {}, sort_keys=True),
                str(commit), _now())
         try:
+            self._ensure_ledger()
             with self.conn:
                 self.conn.execute("INSERT INTO results VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", row)
-                self.conn.execute(_CHECKSUMS)
-                self.conn.execute("INSERT OR REPLACE INTO checksums VALUES (?, ?)", (key, row_checksum(key, metrics)))
+                self._append([("add", key, row_digest(self._ledger["secret"], row), cell.claim)])
         except sqlite3.IntegrityError:
+            self._pending = None
             raise StoreError(f"cell {key} is already in results store {self.path} "
                              "(a duplicate cell is a runner or claim bug)") from None
         except sqlite3.Error as e:
+            self._pending = None
             raise StoreError(f"cannot write results store {self.path}: {e}") from None
+        self._committed()
 
     def results(self, claim: str) -> list:
         """The finished cells of ``claim`` as :class:`Result` objects, ordered
@@ -578,14 +763,25 @@ class ResultStore:
     def count(self, claim: Optional[str] = None) -> int:
         return len(self.done_keys(claim))
 
+    def _removal(self, keys, action: str) -> list:
+        """Ledger entries for removing the stored rows among ``keys``."""
+        present = [k for k in dict.fromkeys(keys) if self._query("SELECT 1 FROM results WHERE key = ?", (k,))]
+        return [(action, k, "", json.loads(k)[0]) for k in present]
+
     def delete(self, keys: Iterable[str]) -> int:
         """Forget the given cells (they will run again); returns how many went."""
-        keys = [(k,) for k in keys]
-        with self.conn:
-            cur = self.conn.executemany("DELETE FROM results WHERE key = ?", keys)
-            self.conn.execute(_CHECKSUMS)
-            self.conn.executemany("DELETE FROM checksums WHERE key = ?", keys)
-        return cur.rowcount
+        keys = list(keys)
+        try:
+            self._ensure_ledger()
+            with self.conn:
+                entries = self._removal(keys, "delete")
+                self.conn.executemany("DELETE FROM results WHERE key = ?", [(k,) for _, k, _, _ in entries])
+                self._append(entries)
+        except sqlite3.Error as e:
+            self._pending = None
+            raise StoreError(f"cannot write results store {self.path}: {e}") from None
+        self._committed()
+        return len(entries)
 
     def latest_params(self, claim: str) -> dict:
         """The params of the claim's most recently stored cell ({} when it has none)."""
@@ -597,22 +793,24 @@ class ResultStore:
         """Move the given cells out of ``results`` into the table ``superseded`` (same
         columns, plus when they were set aside), so that they run again while nothing
         stored is lost; returns how many moved."""
-        keys = [(k,) for k in keys]
+        keys = list(keys)
         cols = ", ".join(_COLUMNS)
         try:
+            self._ensure_ledger()
             with self.conn:
                 self.conn.execute(f"CREATE TABLE IF NOT EXISTS superseded AS SELECT {cols}, '' AS set_aside "
                                   "FROM results WHERE 0")
-                before = self.conn.total_changes
+                entries = self._removal(keys, "set-aside")
+                moved = [k for _, k, _, _ in entries]
                 self.conn.executemany(f"INSERT INTO superseded SELECT {cols}, ? FROM results WHERE key = ?",
-                                      [(_now(), k) for (k,) in keys])
-                moved = self.conn.total_changes - before
-                self.conn.executemany("DELETE FROM results WHERE key = ?", keys)
-                self.conn.execute(_CHECKSUMS)
-                self.conn.executemany("DELETE FROM checksums WHERE key = ?", keys)
+                                      [(_now(), k) for k in moved])
+                self.conn.executemany("DELETE FROM results WHERE key = ?", [(k,) for k in moved])
+                self._append(entries)
         except sqlite3.Error as e:
+            self._pending = None
             raise StoreError(f"cannot write results store {self.path}: {e}") from None
-        return moved
+        self._committed()
+        return len(moved)
 
     def copy_from(self, other: "ResultStore", keys, code: str) -> int:
         """Copy into this store the rows of ``other`` whose key is in ``keys``, that this
@@ -639,7 +837,7 @@ class ResultStore:
         return rows[0][0] if rows else default
 
     def set_meta(self, key: str, value: str) -> None:
-        if key in ("app", "schema_version"):
+        if key in ("app", "schema_version", "secret", "ledger_size", "ledger_head", "counts", "adopted"):
             raise StoreError(f"meta key {key!r} is reserved")
         try:
             with self.conn:
@@ -663,6 +861,16 @@ class ResultStore:
 
     def __repr__(self):
         return f"ResultStore({str(self.path)!r})"
+
+
+def _pragmas(conn) -> None:
+    """WAL (a killed process loses nothing committed), synchronous NORMAL (durable in WAL
+    mode), and a write-ahead log folded into the store every :data:`WAL_PAGES` pages and
+    truncated to :data:`WAL_LIMIT` bytes, so a long run's footprint stays near the store's size."""
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute(f"PRAGMA wal_autocheckpoint={WAL_PAGES}")
+    conn.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
 
 
 def _now() -> str:

@@ -297,3 +297,14 @@ def test_what_the_cells_print_or_warn_is_said_once_per_claim_and_kept_in_errors_
     log = (tmp_path / "r" / "errors.log").read_text()
     assert f"{cells:>6}  chatty: fitting" in log
     assert f"{cells:>6}  DeprecationWarning: chatty: this option is deprecated" in log
+
+
+def test_a_name_given_twice_is_refused_before_any_cell_runs(tmp_path):
+    twice = ("a=tests.external_estimators:nystrom", "a=tests.external_estimators:five_landmarks")
+    c = _cli("conformance", "sterge20.insample-nystrom", "--profile", "ci", "--out", str(tmp_path / "c"),
+             "--estimators", *twice)
+    assert c.returncode == 2 and "the name(s) a given twice" in c.stderr and "Traceback" not in c.stderr, c.stderr
+    r = _cli("run", "sterge20.insample-nystrom", "--profile", "ci", "--out", str(tmp_path / "r"),
+             "--estimator", twice[0], "--estimator", twice[1])
+    assert r.returncode == 2 and "the name(s) a given twice" in r.stderr, r.stderr
+    assert not (tmp_path / "c" / "results.sqlite").exists() and not (tmp_path / "r" / "results.sqlite").exists()
