@@ -28,3 +28,10 @@ def toy_registry(monkeypatch):
 def serial_blas():
     with threadpool_limits(limits=1, user_api="blas"):
         yield
+
+
+@pytest.fixture
+def no_plots(monkeypatch):
+    """Skip drawing (the slow part) where the test is about something else."""
+    from kpca_suite.suites import plots
+    monkeypatch.setattr(plots, "plot_fits", lambda verdict, outdir: [])

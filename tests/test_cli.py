@@ -14,13 +14,6 @@ from tests import toy_claim as toy
 N_QUICK = len(toy.NS["quick"]) * toy.SEEDS["quick"]
 
 
-@pytest.fixture
-def no_plots(monkeypatch):
-    """Skip drawing (the slow part) where the test is about something else."""
-    from kpca_suite.suites import plots
-    monkeypatch.setattr(plots, "plot_fits", lambda verdict, outdir: [])
-
-
 def run(argv, capsys):
     code = cli.main(argv)
     out, err = capsys.readouterr()

@@ -20,21 +20,9 @@ from kpca_suite.suites import cli
 from kpca_suite.suites.claim import Cell, Result
 from kpca_suite.suites.store import WAL_LIMIT, ResultStore, StoreError, row_checksum
 from tests import toy_claim as toy
+from tests.test_cli import N_QUICK, run
 
 ROOT = Path(__file__).resolve().parent.parent
-N_QUICK = len(toy.NS["quick"]) * toy.SEEDS["quick"]
-
-
-@pytest.fixture
-def no_plots(monkeypatch):
-    from kpca_suite.suites import plots
-    monkeypatch.setattr(plots, "plot_fits", lambda verdict, outdir: [])
-
-
-def run(argv, capsys):
-    code = cli.main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture
