@@ -211,3 +211,11 @@ def test_steady_allocator_serves_mib_sized_arrays_from_the_heap(regime, mmapped)
         pytest.skip("no glibc >= 2.33 here")
     out = subprocess.run([sys.executable, "-c", _HEAP_BLOCKS, regime], capture_output=True, text=True, check=True)
     assert int(out.stdout.strip()) == mmapped
+
+
+def test_the_asv_declaration_finds_the_source_checkout():
+    """perf.asv runs asv where asv.conf.json is: the repository root, two folders above
+    suites/perf/ (it looked one folder too shallow and skipped every time)."""
+    from kpca_suite.suites.perf import commands
+    root = commands._repo_root()
+    assert root is not None and (root / "asv.conf.json").is_file() and (root / "suites" / "perf").is_dir()

@@ -20,9 +20,9 @@ _MAIN = "import sys; from kpca_suite.suites.cli import main; sys.exit(main())"
 
 
 def _repo_root():
-    """The source checkout holding ``asv.conf.json`` (None for an installed wheel)."""
-    from pathlib import Path
-    root = Path(__file__).resolve().parents[1]
+    """The source checkout holding ``asv.conf.json`` (None for an installed wheel): this
+    file is ``suites/perf/commands.py`` of it."""
+    root = Path(__file__).resolve().parents[2]
     return root if (root / "asv.conf.json").is_file() else None
 
 
