@@ -26,7 +26,7 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse.linalg
 
-from kpca_suite.suites.roles import implementation
+from kpca_suite.suites.roles import UnsupportedKernel, implementation
 
 FAMILIES = ("schedule", "precision", "route", "sketch-rule", "randomness", "representation")
 
@@ -308,6 +308,8 @@ class _RandomFeatures:
     dtype = np.float64
 
     def __init__(self, n_components, n_features, kernel, random_state=None):
+        if getattr(kernel, "name", None) != "gaussian":  # the features of no other kernel
+            raise UnsupportedKernel(f"random Fourier features of the Gaussian kernel only, not {kernel!r}")
         self.n_components, self.n_features, self.kernel, self.random_state = \
             n_components, n_features, kernel, random_state
 

@@ -150,7 +150,7 @@ def _l22_sweep(n, seeds):
 T21_M, T21_ELL, T21_DELTA = 256, 20, 0.1
 
 
-T21_SLOPE_MAX = 0.1
+T21_SLOPE_MAX = 0.15  # sqrt(log n) growth (+0.08) plus the CI's half-width (0.045); evidence in thm21's declaration
 
 
 @single_threaded
@@ -412,7 +412,10 @@ CLAIMS = [
                      "most +0.088. Correct variants (tests/variants, ci, root 0: float32, cos/sin pairs, legacy RNG, "
                      "orthogonal, ARPACK) stay under both bounds (largest excess -0.26 of the theorem's, -0.019 of the "
                      "proof's) with slope CIs ending at +0.017 .. +0.084; the unscaled features exceed the theorem's "
-                     "bound by 85"),
+                     "bound by 85. Under root seeds 0-4 the variants' slopes reached +0.066 [+0.024, +0.111] (legacy "
+                     "RNG, root 3), inconclusive against the 0.1 this bound had: the error may grow like "
+                     "sqrt(log n) (+0.08 on this grid) and the CI is +-0.045 wide, hence 0.15; no planted fault or "
+                     "mutant is caught by the slope alone (they fail the bounds or their direct evaluation)"),
         faults=(Fault("unscaled-features", "features cos(omega^T x + b) without the sqrt(2/m) scale",
                       {"skpca": unscaled_skpca}, keep=_five_seeds),
                 Fault("paired-scale-transform", "a near miss: transform scales the cos features by 1/sqrt(m) (the "
