@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import sqlite3
 
 import pytest
@@ -89,7 +90,8 @@ def test_report_and_plot_rerun_nothing(toy_registry, tmp_path, capsys, monkeypat
     assert code == 0 and (tmp_path / "plots" / "toy.rate.png").is_file() and "toy.rate.png" in out
 
 
-@pytest.mark.parametrize("garbage", [os.urandom(3000), b"SQLite format 3\x00" + b"\x00" * 500])
+@pytest.mark.parametrize("garbage", [random.Random(0).randbytes(3000), b"SQLite format 3\x00" + b"\x00" * 500],
+                         ids=["random-bytes", "sqlite-header-zeros"])
 def test_corrupt_store_exit_2_untouched(toy_registry, no_plots, tmp_path, capsys, garbage):
     store = tmp_path / "results.sqlite"
     store.write_bytes(garbage)

@@ -4,7 +4,7 @@ foreign and newer files (left byte-for-byte untouched), concurrent reading."""
 from __future__ import annotations
 
 import math
-import os
+import random
 import sqlite3
 import threading
 
@@ -64,8 +64,8 @@ def test_done_keys_and_duplicate(tmp_path):
 
 
 @pytest.mark.parametrize("content", [
-    os.urandom(4096),
-    b"SQLite format 3\x00" + os.urandom(200),
+    random.Random(0).randbytes(4096),
+    b"SQLite format 3\x00" + random.Random(1).randbytes(200),
     b"",  # placeholder: replaced by a truncated real store below
 ], ids=["random-bytes", "sqlite-header-garbage", "truncated-store"])
 def test_corrupt_file_is_refused_and_untouched(tmp_path, content):
