@@ -484,7 +484,7 @@ def cmd_estimators(args) -> int:
 def cmd_conformance(args) -> int:
     """Every claim with a role x every built-in implementation of it: the matrix."""
     from .adapters import ADAPTERS
-    from .conformance import dense_cost, matrix, plan, resolve, write_matrix
+    from .conformance import dense_cost, draw_overlays, matrix, plan, resolve, write_matrix
     from .machine import suite_code
     from .pipeline import evaluate, write_outputs
     from .roles import EstimatorError
@@ -544,7 +544,8 @@ def cmd_conformance(args) -> int:
             _report_errors(ev, out)
             written = write_outputs(ev, runs, out, args.profile, store, jobs=args.jobs)
             columns, rows = matrix(claims, adapters, ev.verdicts, skipped, written["plots"])
-            md, html_ = write_matrix(columns, rows, out, args.profile, adapters)
+            overlays = draw_overlays(claims, columns, ev.verdicts, out)
+            md, html_ = write_matrix(columns, rows, out, args.profile, adapters, overlays)
         for e in written["errors"]:
             _warn(e)
         for v in ev.verdicts.values():

@@ -404,6 +404,22 @@ def matrix(claims, adapters, verdicts: dict, skipped: dict, plots: dict) -> tupl
     return columns, rows
 
 
+def draw_overlays(claims, columns, verdicts: dict, outdir) -> dict:
+    """``{claim id: figure}``: for each rate claim, every column's verdict on one set of axes
+    against the prediction (:func:`suites.plots.plot_implementations`), written in
+    ``outdir/plots``; a claim no column judged by a slope has none."""
+    from .plots import plot_implementations
+
+    out = {}
+    for claim in claims:
+        got = {col: verdicts[cid] for col in columns
+               if (cid := claim.id if col == "declared" else f"{claim.id}[{col}]") in verdicts}
+        paths = plot_implementations(claim.id, got, Path(outdir) / "plots")
+        if paths:
+            out[claim.id] = paths[0]
+    return out
+
+
 def reason_kind(text: str) -> str:
     """The kind of reason an ``n/a`` cell gives, for counting them."""
     if text.startswith("other estimand"):
@@ -457,9 +473,11 @@ def implementations(estimators) -> list:
     return [f"`{e.name}`: {e.source or 'unknown source'}; code fingerprint {e.fingerprint}" for e in estimators]
 
 
-def write_matrix(columns, rows, outdir, profile: str, estimators=()) -> tuple:
+def write_matrix(columns, rows, outdir, profile: str, estimators=(), overlays=None) -> tuple:
     """conformance.md and conformance.html in ``outdir``, with a list naming the code
-    behind each column (:func:`implementations`); returns their paths."""
+    behind each column (:func:`implementations`); a claim's name links its figure of every
+    implementation (``overlays``, :func:`draw_overlays`). Returns their paths."""
+    overlays = overlays or {}
     outdir = Path(outdir)
     used = [e for e in estimators if e.name in columns]
 
@@ -469,8 +487,8 @@ def write_matrix(columns, rows, outdir, profile: str, estimators=()) -> tuple:
     md = [f"# Conformance matrix ({profile} profile)", "",
           "Each claim that declares a role, run with its own estimator (`declared`) and with every "
           "built-in implementation of that role. A cell gives the verdict and, for a rate, the fitted "
-          "slope with its bootstrap 95% CI; `n/a` says why an implementation was not run. Details: "
-          "report.md.", "",
+          "slope with its bootstrap 95% CI; `n/a` says why an implementation was not run. A rate claim's "
+          "name links the figure of every implementation against the predicted rate. Details: report.md.", "",
           "| claim | role | " + " | ".join(f"`{c}`" for c in columns) + " |",
           "|---|---|" + "---|" * len(columns)]
     for claim, entries in rows:
@@ -478,7 +496,8 @@ def write_matrix(columns, rows, outdir, profile: str, estimators=()) -> tuple:
         for e in entries:
             text = MARK.get(e.status, e.status) + (f" · {e.text}" if e.text else "")
             cells.append(f"[{text}]({rel(e.plot)})" if e.plot else text)
-        md.append(f"| `{claim.id}` | {claim.subject.role} | " + " | ".join(cells) + " |")
+        name = f"[`{claim.id}`]({rel(overlays[claim.id])})" if claim.id in overlays else f"`{claim.id}`"
+        md.append(f"| {name} | {claim.subject.role} | " + " | ".join(cells) + " |")
     md += ["", na_summary(columns, rows), "", "Implementations:", ""] + [f"- {line}" for line in implementations(used)]
     md_path = outdir / "conformance.md"
     write_text(md_path, "\n".join(md) + "\n")
@@ -491,7 +510,10 @@ def write_matrix(columns, rows, outdir, profile: str, estimators=()) -> tuple:
             text = html.escape(MARK.get(e.status, e.status) + (f" · {e.text}" if e.text else ""))
             tds.append(f'<td class="{html.escape(e.status.replace("/", ""))}">'
                        + (f'<a href="{html.escape(rel(e.plot))}">{text}</a>' if e.plot else text) + "</td>")
-        body.append(f"<tr><th>{html.escape(claim.id)}</th><td>{html.escape(claim.subject.role)}</td>"
+        name = html.escape(claim.id)
+        if claim.id in overlays:
+            name = f'<a href="{html.escape(rel(overlays[claim.id]))}">{name}</a>'
+        body.append(f"<tr><th>{name}</th><td>{html.escape(claim.subject.role)}</td>"
                     + "".join(tds) + "</tr>")
     page = ("<!doctype html><meta charset='utf-8'><title>kpca-suite conformance</title>"
             "<style>body{font-family:sans-serif}td,th{border:1px solid #ccc;padding:4px;font-size:90%}"

@@ -26,6 +26,7 @@ never an error.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import re
@@ -374,6 +375,85 @@ def plot_fits(verdict, outdir) -> list:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         return save_figure(fig, outdir, safe_name(verdict.claim))
+
+
+#: Sideways shift of consecutive implementations' markers in :func:`plot_implementations` (a factor in x).
+DODGE = 1.025
+
+
+def plot_implementations(claim_id: str, verdicts: dict, outdir) -> list:
+    """One log-log figure of a rate claim with every implementation that got a verdict
+    (``verdicts``: name -> Verdict): each one's judged curve (per-x means, min-max bars,
+    the fitted line ``y = e^b x^s`` and its CI wedge) in its own colour, labelled with
+    its status and slope, and once the prediction: the predicted slope as a dashed line
+    and the tolerance band as a grey wedge, both through the first implementation's first
+    mean. Written as ``outdir/<claim>.implementations.png`` and ``.svg``; returns the paths,
+    or [] when no verdict has a judged slope."""
+    judged = [(name, v, v.judged_slope()) for name, v in verdicts.items() if v.status != "n/a"]
+    judged = [(name, v, fit) for name, v, fit in judged if fit is not None]
+    if not judged:
+        return []
+    from matplotlib.ticker import NullFormatter
+
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(7.2, 5.4))
+    styles = method_styles(name for name, _, _ in judged)
+    entries, anchor = [], None
+    for z, (name, v, fit) in enumerate(judged):
+        shift = DODGE ** (z - (len(judged) - 1) / 2)  # markers side by side, not on top of each other
+        plain = dataclasses.replace(fit, label=f"{name} ({v.status})", predicted=None, reference=None, band=None,
+                                    x=np.asarray(fit.x, dtype=float) * shift)
+        drawn = _draw_rate(ax, plain, styles[name], 2 + z, 0)
+        entries += drawn
+        if drawn and anchor is None:
+            x, Y = _as_xy(fit)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                mean = np.nanmean(np.where(np.isfinite(Y) & (Y > 0), Y, np.nan), axis=1)
+            ok = np.isfinite(mean) & np.isfinite(x) & (x > 0)
+            if ok.any():
+                anchor = (fit, x[ok], mean[ok])
+    if anchor is not None:
+        fit, x, mean = anchor
+        grid = np.geomspace(x.min(), x.max(), 50) if x.min() < x.max() else x
+        if fit.band is not None:
+            lo, hi = (float(b) for b in fit.band)
+            ends = [mean[0] * (grid / x[0]) ** b for b in (lo, hi) if math.isfinite(b)]
+            if len(ends) == 2:
+                wedge = ax.fill_between(grid, np.minimum(*ends), np.maximum(*ends), color="0.5", alpha=0.15, lw=0,
+                                        zorder=1)
+                entries.append((wedge, f"tolerance band {band_text(fit.band)}"))
+            elif ends:  # a one-sided band: its finite edge
+                (edge,) = ax.plot(grid, ends[0], ":", color="0.3", lw=1.4, zorder=1.5)
+                entries.append((edge, f"tolerance band {band_text(fit.band)}: its finite edge"))
+        if fit.predicted is not None and math.isfinite(float(fit.predicted)):
+            (pred,) = ax.plot(grid, mean[0] * (grid / x[0]) ** float(fit.predicted), "--", color="black", lw=1.4,
+                              zorder=1.5)
+            entries.append((pred, f"predicted slope {number(float(fit.predicted))}"))
+    fit0 = judged[0][2]
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    PlainLog = _plain_log()
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_formatter(PlainLog(axis.get_major_formatter()))
+        axis.set_minor_formatter(PlainLog(axis.get_minor_formatter()))
+    lo, hi = ax.get_xlim()
+    if lo > 0 and hi / lo > 10:
+        ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xlabel(getattr(fit0, "xlabel", "n"))
+    ax.set_ylabel(getattr(fit0, "ylabel", "metric"))
+    ax.grid(True, which="both", alpha=0.25)
+    legend = {}
+    for handle, label in entries:
+        legend.setdefault(label, handle)
+    ax.legend(list(legend.values()), [textwrap.fill(label, LEGEND_WIDTH) for label in legend], fontsize=7,
+              loc="upper center", bbox_to_anchor=(0.5, -0.13), frameon=False, ncol=1)
+    ax.set_title(f"{claim_id}: {len(judged)} implementation(s) against the predicted rate\n"
+                 f"(markers shifted sideways by up to ×{number(DODGE ** ((len(judged) - 1) / 2))} in n to keep them "
+                 "apart; each line is fitted at the true n)", fontsize=9)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return save_figure(fig, outdir, f"{safe_name(claim_id)}.implementations")
 
 
 #: Resolution of the PNG files (dots per inch).

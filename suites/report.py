@@ -29,12 +29,18 @@ PREDICTED_SUFFIXES = {
 }
 
 
-def _pairs(measured: dict, predicted: dict) -> list:
-    """One short line per measured quantity, every number through :func:`number`:
+#: lines of the verdict table's "measured vs predicted" cell; a claim with more numbers shows its
+#: judged ones there and the rest in its own section
+CELL_LINES = 8
+
+
+def _pair_lines(measured: dict, predicted: dict) -> list:
+    """(line, judged) per measured quantity, every number through :func:`number`:
     ``slope: -0.237 [-0.239, -0.235] vs predicted -0.226, band [-0.276, -0.176]``.
     A measured ``k`` gathers ``k_ci_low`` / ``k_ci_high`` as its interval and the
     predicted ``k``, ``k_predicted``, ``k_band``, ``k_at_most`` and ``k_at_least``;
-    predicted numbers with no measured partner follow as ``predicted: k ...``."""
+    predicted numbers with no measured partner follow as ``predicted: k ...``.
+    A line is judged when it carries a predicted number."""
     measured, predicted = dict(measured), dict(predicted)
     low_high = {f"{k}_ci_low" for k in measured} | {f"{k}_ci_high" for k in measured}
     used, out = set(), []
@@ -52,17 +58,40 @@ def _pairs(measured: dict, predicted: dict) -> list:
             if k + suffix in predicted:
                 refs.append(text_of(predicted[k + suffix]))
                 used.add(k + suffix)
-        out.append(f"{k}: {text}" + (f" vs {', '.join(refs)}" if refs else ""))
+        out.append((f"{k}: {text}" + (f" vs {', '.join(refs)}" if refs else ""), bool(refs)))
     for k, v in predicted.items():
         if k in used:
             continue
         for suffix, text_of in PREDICTED_SUFFIXES.items():
             if k.endswith(suffix):
-                out.append(f"predicted: {k[:-len(suffix)]} {text_of(v)}")
+                out.append((f"predicted: {k[:-len(suffix)]} {text_of(v)}", True))
                 break
         else:
-            out.append(f"predicted: {k} {number(v)}")
+            out.append((f"predicted: {k} {number(v)}", True))
     return out
+
+
+def _pairs(measured: dict, predicted: dict) -> list:
+    """Every line of :func:`_pair_lines`, in order."""
+    return [line for line, _ in _pair_lines(measured, predicted)]
+
+
+def _cell(measured: dict, predicted: dict) -> tuple:
+    """(the table cell's lines, the rest): up to :data:`CELL_LINES` lines stay in the table,
+    the judged ones first to be kept; the order of :func:`_pair_lines` is kept on both sides."""
+    lines = _pair_lines(measured, predicted)
+    if len(lines) <= CELL_LINES:
+        return [line for line, _ in lines], []
+    room = max(CELL_LINES - sum(judged for _, judged in lines), 0)
+    keep = set()
+    for i, (_, judged) in enumerate(lines):
+        if judged:
+            keep.add(i)
+        elif room:
+            keep.add(i)
+            room -= 1
+    return ([line for i, (line, _) in enumerate(lines) if i in keep],
+            [line for i, (line, _) in enumerate(lines) if i not in keep])
 
 
 def _fits_text(fits) -> list:
@@ -167,7 +196,10 @@ def write_report(verdicts, plot_paths, outdir, profile: str, machine_info: dict,
 
     for v in verdicts:
         fits = "<br>".join(cell_md(t) for t in _fits_text(v.fits)) or "–"
-        mp = "<br>".join(cell_md(s) for s in _pairs(v.measured, v.predicted)) or "–"
+        shown, rest = _cell(v.measured, v.predicted)
+        mp = "<br>".join(cell_md(s) for s in shown) or "–"
+        if rest:
+            mp += f"<br>(+{len(rest)} more numbers in its section below)"
         md.append(f"| `{v.claim}` | {STATUS_MARK.get(v.status, v.status)} | {cell_md(v.summary)} | {mp} | {fits} |")
     md += ["", "Statuses: **holds** — the measurement agrees with the prediction within the "
            "tolerance; **fails** — it contradicts it; **inconclusive** — the measurement "
@@ -182,6 +214,10 @@ def write_report(verdicts, plot_paths, outdir, profile: str, machine_info: dict,
         md.append("")
         md.append(f"{v.summary}" + (f" ({cells[v.claim]} cells)" if v.claim in cells else ""))
         md.append("")
+        rest = _cell(v.measured, v.predicted)[1]
+        if rest:
+            md += [f"<details><summary>{len(rest)} more measured numbers</summary>", "",
+                   "<br>".join(cell_md(s) for s in rest), "", "</details>", ""]
         for p in ps:
             rel = _rel(p, outdir)
             if p.suffix.lower() == ".png":
@@ -201,7 +237,10 @@ def write_report(verdicts, plot_paths, outdir, profile: str, machine_info: dict,
     rows = []
     for v in verdicts:
         fits = "<br>".join(e(t) for t in _fits_text(v.fits)) or "–"
-        mp = "<br>".join(e(s) for s in _pairs(v.measured, v.predicted)) or "–"
+        shown, rest = _cell(v.measured, v.predicted)
+        mp = "<br>".join(e(s) for s in shown) or "–"
+        if rest:
+            mp += f'<br><a href="#{e(safe_name(v.claim))}">(+{len(rest)} more numbers)</a>'
         rows.append(f'<tr><td><a href="#{e(safe_name(v.claim))}"><code>{e(v.claim)}</code></a></td>'
                     f'<td class="{e(v.status)}">{e(v.status)}</td><td>{e(v.summary)}</td>'
                     f"<td>{mp}</td><td>{fits}</td></tr>")
@@ -215,9 +254,12 @@ def write_report(verdicts, plot_paths, outdir, profile: str, machine_info: dict,
             else:
                 imgs.append(f'<a href="{rel}">{e(p.name)}</a>')
         n = f" ({cells[v.claim]} cells)" if v.claim in cells else ""
+        rest = _cell(v.measured, v.predicted)[1]
+        more = (f"<details><summary>{len(rest)} more measured numbers</summary><p>"
+                + "<br>".join(e(s) for s in rest) + "</p></details>" if rest else "")
         sections.append(f'<section id="{e(safe_name(v.claim))}"><h3><code>{e(v.claim)}</code> — '
                         f'<span class="{e(v.status)}">{e(v.status)}</span></h3>'
-                        f"<p>{e(v.summary)}{e(n)}</p>{''.join(imgs) or '<p>(no plot)</p>'}</section>")
+                        f"<p>{e(v.summary)}{e(n)}</p>{more}{''.join(imgs) or '<p>(no plot)</p>'}</section>")
     err_html = ("<h2>Errors</h2><ul>" + "".join(f"<li><code>{e(x)}</code></li>" for x in errors) + "</ul>"
                 if errors else "")
     prov_html = "".join(f"<tr><th>{e(k)}</th><td>{e(val)}</td></tr>" for k, val in prov)

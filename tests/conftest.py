@@ -35,3 +35,4 @@ def no_plots(monkeypatch):
     """Skip drawing (the slow part) where the test is about something else."""
     from kpca_suite.suites import plots
     monkeypatch.setattr(plots, "plot_fits", lambda verdict, outdir: [])
+    monkeypatch.setattr(plots, "plot_implementations", lambda claim_id, verdicts, outdir: [])

@@ -11,8 +11,8 @@ import pytest
 from kpca_suite.suites import cli, perf
 from kpca_suite.suites.perf import commands as perf_commands
 from kpca_suite.suites.claim import PROFILES
-from kpca_suite.suites.benchmarks import (bench_bach13, bench_claims, bench_ghashami16, bench_kernels,
-                                          bench_nystrom, bench_ullah18)
+from kpca_suite.suites.benchmarks import (bench_bach13, bench_claims, bench_conformance, bench_ghashami16,
+                                          bench_kernels, bench_nystrom, bench_ullah18)
 
 
 def _toy_claim(**overrides):
@@ -219,3 +219,21 @@ def test_the_asv_declaration_finds_the_source_checkout():
     from kpca_suite.suites.perf import commands
     root = commands._repo_root()
     assert root is not None and (root / "asv.conf.json").is_file() and (root / "suites" / "perf").is_dir()
+
+
+def test_asv_tracks_every_role_claim_with_every_built_in_implementation():
+    """bench_conformance: one (claim, implementation) pair per built-in adapter of the claim's
+    role; the verdict and the judged number are tracked, a pair that cannot run is skipped."""
+    from kpca_suite.suites import registry
+    from kpca_suite.suites.adapters import ADAPTERS
+    cls = bench_conformance.Conformance
+    claims, names = cls.params
+    assert claims == sorted(c.id for c in registry.load_all().values() if c.subject is not None)
+    assert names == list(ADAPTERS) and "sklearn-kernelpca-randomized" in names
+    with pytest.raises(NotImplementedError, match="sklearn-kernel-ridge is not a matrix-sketch"):
+        cls().setup("ghashami16.fd-bound", "sklearn-kernel-ridge")
+    run = cls()
+    run.setup("ghashami16.fd-bound", "ours-fd")  # a threshold claim: its judged number is the first bounded one
+    assert run.track_verdict("ghashami16.fd-bound", "ours-fd") == 1.0
+    assert 0 <= run.track_judged("ghashami16.fd-bound", "ours-fd") < 1
+    assert cls.track_verdict.unit == "verdict (1 holds, 0 inconclusive, -1 fails)"

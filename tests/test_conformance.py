@@ -225,7 +225,9 @@ def test_conformance_writes_the_matrix(tmp_path):
              "mine=tests.external_estimators:rff")
     assert r.returncode == 0, r.stderr
     md = (out / "conformance.md").read_text()
-    row = next(line for line in md.splitlines() if line.startswith("| `ghashami16.thm21`"))
+    overlay = "plots/ghashami16.thm21.implementations.png"  # every implementation against the prediction
+    row = next(line for line in md.splitlines() if line.startswith(f"| [`ghashami16.thm21`]({overlay})"))
+    assert (out / overlay).is_file() and (out / overlay).with_suffix(".svg").is_file()
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert cells[1] == "kernel-approximation"
     assert cells[2].startswith("[✅ holds") and cells[3].startswith("[✅ holds")  # declared, sklearn-rbf-tsvd

@@ -20,7 +20,7 @@ from kpca_suite.suites import cli, plots, registry  # noqa: E402
 from kpca_suite.suites.claim import Fit, Verdict  # noqa: E402
 from kpca_suite.suites.pipeline import evaluate  # noqa: E402
 from kpca_suite.suites.plots import number  # noqa: E402
-from kpca_suite.suites.report import _pairs  # noqa: E402
+from kpca_suite.suites.report import CELL_LINES, _cell, _pairs, write_report  # noqa: E402
 
 X = np.array([100.0, 200, 400, 800])
 
@@ -65,6 +65,31 @@ def test_every_line_says_what_it_is_and_no_label_repeats(monkeypatch, tmp_path):
     assert not any("slope" in label for label in bound)
     texts = [t.get_text() for t in fig.axes[1].texts]
     assert "slack ×47.6" in texts
+
+
+def test_every_implementation_on_one_figure_against_the_prediction(monkeypatch, tmp_path):
+    """conformance's figure of a rate claim: eight implementations, each its own colour and
+    legend line with its status and slope; the prediction and the band drawn once; an n/a
+    or a verdict with no judged slope left out."""
+    figs = []
+    monkeypatch.setattr(plots, "save_figure", lambda fig, outdir, name: figs.append((fig, name)) or [name])
+    verdicts = {f"impl{i}": Verdict("holds" if i < 7 else "fails", "",
+                                    [rate("m", -0.5 - i / 20, (-0.55 - i / 20, -0.45 - i / 20), predicted=-0.5,
+                                          band=(-0.6, -0.4))], claim="toy.rate")
+                for i in range(8)}
+    verdicts["refused"] = Verdict("n/a", "unsupported: float32", [], claim="toy.rate")
+    verdicts["no-slope"] = Verdict("fails", "raised", [], claim="toy.rate")
+    assert plots.plot_implementations("toy.rate", verdicts, tmp_path) == ["toy.rate.implementations"]
+    (fig, _), = figs
+    labels = legend_labels(fig.axes[0])
+    assert labels[0] == "impl0 (holds) — fit, slope -0.5 [-0.55, -0.45]"
+    assert "impl7 (fails) — fit, slope -0.85 [-0.9, -0.8]" in labels
+    assert labels[-2:] == ["tolerance band [-0.6, -0.4]", "predicted slope -0.5"]
+    assert len(labels) == 10 and not any("refused" in t or "no-slope" in t for t in labels)
+    colours = {tuple(line.get_color()) if not isinstance(line.get_color(), str) else line.get_color()
+               for line in fig.axes[0].get_lines() if line.get_linestyle() == "-"}
+    assert len(colours) >= 8
+    assert plots.plot_implementations("toy.rate", {"refused": verdicts["refused"]}, tmp_path) == []
 
 
 def test_zero_width_ci_is_a_line_not_a_band(monkeypatch, tmp_path):
@@ -135,6 +160,25 @@ def test_measured_vs_predicted_is_short():
         "violations: 0",
         "predicted: rate <= 0.1",
     ]
+
+
+def test_a_claim_with_many_numbers_keeps_its_cell_short_and_the_rest_in_its_section(tmp_path):
+    """bach13.rank-rule measures about 90 numbers: the table shows the judged ones and a few
+    more, the others are in the claim's section, in both pages."""
+    measured = {"max_ratio": 1.004, "slope": -0.5, "slope_ci_low": -0.6, "slope_ci_high": -0.4}
+    measured.update({f"group {i} ratio": 1 + i / 1000 for i in range(90)})
+    predicted = {"ratio_at_rule": "<= 1.01", "slope_band": [-0.7, -0.3]}
+    shown, rest = _cell(measured, predicted)
+    assert len(shown) == CELL_LINES and len(shown) + len(rest) == 2 + 90 + 1
+    assert shown[:2] == ["max_ratio: 1", "slope: -0.5 [-0.6, -0.4] vs band [-0.7, -0.3]"]
+    assert shown[-1] == "predicted: ratio_at_rule <= 1.01" and rest[0].startswith("group 5 ratio: ")
+    v = Verdict("holds", "summary", [], measured, predicted, claim="toy.many")
+    md, page = write_report([v], [], tmp_path, "ci", {}, {})
+    row = next(line for line in md.read_text().splitlines() if line.startswith("| `toy.many`"))
+    assert row.count("<br>") == CELL_LINES and "(+85 more numbers in its section below)" in row
+    assert "85 more measured numbers" in md.read_text() and "group 89 ratio: 1.09" in md.read_text()
+    text = page.read_text()
+    assert "(+85 more numbers)</a>" in text and text.count("group 89 ratio") == 1
 
 
 def test_a_claims_table_goes_to_a_file_not_stdout(tmp_path, capfd):

@@ -1,0 +1,86 @@
+"""asv ``track_`` benchmarks of other people's code: every claim that declares a role, run at
+the ``ci`` profile with each built-in implementation of that role (scikit-learn's, nystrompca's
+and ours, :mod:`kpca_suite.suites.adapters`), as ``kpca-suite conformance`` runs it.
+
+Two numbers per (claim, implementation), so one graph shows the value and another the
+verdict across commits, or across the library versions of asv's environment matrix
+(``asv.conf.json``: each environment installs one scikit-learn release, named in the
+environment and in the graph's legend):
+
+- ``track_judged``: the judged slope of a rate claim (:meth:`Verdict.judged_slope`), or, for a
+  claim judged by a threshold, the first measured number that has one (``x`` beside
+  ``x_at_most`` / ``x_at_least``);
+- ``track_verdict``: 1 holds, 0 inconclusive, -1 fails.
+
+A pair the implementation cannot run (another role, a kernel it refuses, n above the exact
+methods' cap: the rule of ``kpca-suite check``) raises NotImplementedError in ``setup``, which
+asv shows as skipped, never as a failure.
+"""
+
+import math
+
+#: The verdict as a number, for a graph: asv tracks floats.
+VERDICT_CODE = {"holds": 1.0, "inconclusive": 0.0, "fails": -1.0}
+
+
+def judged_number(verdict) -> float:
+    """The judged slope of ``verdict``, or the first measured number a threshold judges,
+    or NaN when it has neither."""
+    fit = verdict.judged_slope()
+    if fit is not None:
+        return float(fit.slope)
+    for key, value in verdict.measured.items():
+        if (f"{key}_at_most" in verdict.predicted or f"{key}_at_least" in verdict.predicted) \
+                and isinstance(value, (int, float)):
+            return float(value)
+    return math.nan
+
+
+def _role_claims() -> list:
+    from kpca_suite.suites import registry
+    return sorted(cid for cid, claim in registry.load_all().items() if claim.subject is not None)
+
+
+def _adapters() -> list:
+    from kpca_suite.suites.adapters import ADAPTERS
+    return list(ADAPTERS)
+
+
+class Conformance:
+    """Judged number and verdict of each claim with a role, per built-in implementation, at ci."""
+
+    param_names = ["claim", "implementation"]
+    params = [_role_claims(), _adapters()]
+    timeout = 1200
+
+    def setup(self, claim, implementation):
+        from kpca_suite.suites import adapters, pipeline, registry
+        from kpca_suite.suites.conformance import applicability, variant
+        from kpca_suite.suites.roles import EstimatorError
+
+        found = registry.get(claim)
+        adapter = adapters.get(implementation)
+        if adapter.roles is not None and found.subject.role not in adapter.roles:
+            raise NotImplementedError(f"{implementation} is not a {found.subject.role}")
+        est = adapter.estimator()
+        try:
+            why = applicability(found, est, "ci")
+        except EstimatorError as e:
+            why = str(e)
+        if why is not None:
+            raise NotImplementedError(why)
+        run = variant(found, est)
+        verdict = pipeline.evaluate([run], "ci", jobs=1).verdicts[run.id]
+        if verdict.status == "n/a":
+            raise NotImplementedError(verdict.summary)
+        self.judged, self.verdict = judged_number(verdict), VERDICT_CODE[verdict.status]
+
+    def track_judged(self, claim, implementation):
+        return self.judged
+
+    track_judged.unit = "judged slope or number"
+
+    def track_verdict(self, claim, implementation):
+        return self.verdict
+
+    track_verdict.unit = "verdict (1 holds, 0 inconclusive, -1 fails)"
