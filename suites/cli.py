@@ -598,16 +598,16 @@ def cmd_plan(args) -> int:
     given = {d.resolve() for _, d in stores}
     extra = [("--calibration", calibration)] if (calibration / STORE_NAME).exists() and \
         calibration.resolve() not in given else []
+    if calibration.resolve() in given and not args.no_calibrate:
+        raise UsageError(f"--calibration {calibration} is also a --store, which plan never writes; "
+                         "give another --calibration directory (or --no-calibrate)")
     timings, stale, sources = _plan_timings(stores + extra, known)
-    traced = {t.cell.claim for t in timings.values() if t.peak}  # a run without --trace-memory has no peaks
-    missing = [c for c in claims if c.id not in traced]
+    timed = {t.cell.claim for t in timings.values()}  # any finished run's wall times; memory only if traced
+    missing = [c for c in claims if c.id not in timed]
     if missing and not args.no_calibrate:
-        if calibration.resolve() in given:
-            raise UsageError(f"--calibration {calibration} is also a --store, which plan never writes; "
-                             "give another --calibration directory (or --no-calibrate)")
         store = _open_store(calibration, create=True)
         try:
-            print(f"kpca-suite: calibrating {len(missing)} claim(s) without traced timings "
+            print(f"kpca-suite: calibrating {len(missing)} claim(s) without timings "
                   f"({', '.join(c.id for c in missing)}): their ci cells into {store.path}", file=sys.stderr)
             try:
                 sweep = plan.calibrate(missing, store, jobs=args.jobs, progress=not args.no_progress)
@@ -746,10 +746,11 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Estimate per claim and in total the cells, CPU time and peak memory per "
                                    "cell of a profile, and its wall time on W workers: measured cells from "
                                    "the --store directories (only read), the others from a cost model fitted "
-                                   "on them in n and the size parameters (suites/plan.py). A claim with no "
-                                   "timings, or none with traced memory (`run --trace-memory`), is calibrated "
-                                   "first by running its ci cells with their memory traced (--no-calibrate: "
-                                   "it is reported without them).")
+                                   "on them in n and the size parameters (suites/plan.py). Any finished run's "
+                                   "timings serve; peak memory is estimated where cells were traced (`run "
+                                   "--trace-memory`), else said not traced. A claim with no timings at all is "
+                                   "calibrated first by running its ci cells with their memory traced "
+                                   "(--no-calibrate: it is reported without them).")
     p.add_argument("names", nargs="*", metavar="CLAIM-or-PAPER", help="restrict to these claims or papers")
     p.add_argument("--profile", choices=PROFILES, default="quick", help="the profile to plan (default: quick)")
     p.add_argument("--store", action="append", default=[], metavar="DIR",

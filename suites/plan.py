@@ -52,7 +52,9 @@ The estimate of one cell
    confounded (ghashami16.randomnoisy, measured at n = 500 and 2000, got t0 =
    the n = 500 time and n^2.6: 4.6x too slow at n = 20000).
 
-A claim with no measured cell in any store is **calibrated** when allowed: its
+The timings of any finished store serve (a quick or ci run, a partial full run); peak memory
+is estimated only from traced cells, else the plan says "not traced". A claim with no
+measured cell in any store is **calibrated** when allowed: its
 ci-profile cells (the sweep pytest runs, seconds per claim) run into the
 calibration store (:func:`calibrate`), then are fitted as above.
 
@@ -556,7 +558,7 @@ def _row(c: ClaimPlan) -> tuple:
         return (c.claim, str(c.cells), str(c.measured), "no timings", "", "", "", ext)
     return (c.claim, str(c.cells), str(c.measured), human_seconds(sum(c.seconds)),
             human_seconds(float(np.median(c.seconds))), human_seconds(max(c.seconds)),
-            human_bytes(c.max_peak), ext)
+            "not traced" if c.max_peak is None else human_bytes(c.max_peak), ext)
 
 
 def format_plan(plan: Plan) -> str:
@@ -574,8 +576,11 @@ def format_plan(plan: Plan) -> str:
     lines.append(f"total: {t['cells']} cells ({t['measured']} measured), CPU {_sig(t['cpu_seconds'] / 3600)} h")
     lines.append(f"total: wall time on {plan.workers} worker(s) {human_seconds(t['wall_seconds'])} "
                  f"(longest-first schedule; lower bound {human_seconds(t['wall_lower_bound_seconds'])})")
-    lines.append(f"total: largest peak traced memory of a cell {human_bytes(t['max_peak_bytes'])} "
-                 f"({t['max_peak_claim']}): what a worker needs beyond its interpreter and libraries")
+    if t["max_peak_bytes"] is None:
+        lines.append("total: peak memory: not traced (`kpca-suite run --trace-memory` records it)")
+    else:
+        lines.append(f"total: largest peak traced memory of a cell {human_bytes(t['max_peak_bytes'])} "
+                     f"({t['max_peak_claim']}): what a worker needs beyond its interpreter and libraries")
     if t["untimed_claims"]:
         lines.append(f"total: without {t['untimed_cells']} cells of {len(t['untimed_claims'])} claim(s) "
                      f"that have no timings: {', '.join(t['untimed_claims'])}")

@@ -236,4 +236,17 @@ def test_asv_tracks_every_role_claim_with_every_built_in_implementation():
     run.setup("ghashami16.fd-bound", "ours-fd")  # a threshold claim: its judged number is the first bounded one
     assert run.track_verdict("ghashami16.fd-bound", "ours-fd") == 1.0
     assert 0 <= run.track_judged("ghashami16.fd-bound", "ours-fd") < 1
-    assert cls.track_verdict.unit == "verdict (1 holds, 0 inconclusive, -1 fails)"
+    assert cls.track_verdict.unit == "verdict (1 holds, 2 inconclusive, 4 fails)"
+
+
+def test_bench_runs_asv_in_the_checkout_and_reports_a_measured_row(tmp_path, monkeypatch):
+    """`kpca-suite bench --which asv --profile ci`: asv run --quick --python=same of
+    bench_kernels in the repository root, a measured row (it once said "needs the source
+    checkout" every time); asv's machine file goes to a scratch HOME."""
+    pytest.importorskip("asv")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    records = perf.run(["asv"], profile="ci", repeats=1, memory=False)
+    row = next(r for r in records if r.contender == "asv run --quick")
+    assert not row.note.startswith(("error", "skipped", "needs", "not installed")), row
+    assert row.seconds is not None and row.seconds > 0 and math.isfinite(row.ratio)
+    assert (tmp_path / ".asv-machine.json").is_file()

@@ -10,7 +10,8 @@ environment and in the graph's legend):
 - ``track_judged``: the judged slope of a rate claim (:meth:`Verdict.judged_slope`), or, for a
   claim judged by a threshold, the first measured number that has one (``x`` beside
   ``x_at_most`` / ``x_at_least``);
-- ``track_verdict``: 1 holds, 0 inconclusive, -1 fails.
+- ``track_verdict``: 1 holds, 2 inconclusive, 4 fails (higher is worse, as asv reads every
+  number: ``asv continuous --factor 1.5`` flags a verdict that gets worse).
 
 A pair the implementation cannot run (another role, a kernel it refuses, n above the exact
 methods' cap: the rule of ``kpca-suite check``) raises NotImplementedError in ``setup``, which
@@ -19,8 +20,8 @@ asv shows as skipped, never as a failure.
 
 import math
 
-#: The verdict as a number, for a graph: asv tracks floats.
-VERDICT_CODE = {"holds": 1.0, "inconclusive": 0.0, "fails": -1.0}
+#: The verdict as a number for asv, higher is worse: holds to inconclusive is a step by 2.
+VERDICT_CODE = {"holds": 1.0, "inconclusive": 2.0, "fails": 4.0}
 
 
 def judged_number(verdict) -> float:
@@ -83,4 +84,4 @@ class Conformance:
     def track_verdict(self, claim, implementation):
         return self.verdict
 
-    track_verdict.unit = "verdict (1 holds, 0 inconclusive, -1 fails)"
+    track_verdict.unit = "verdict (1 holds, 2 inconclusive, 4 fails)"

@@ -1,0 +1,151 @@
+"""Theory regressions across releases of other people's code, with asv:
+``python -m tests.slowdowns.release_check [--claims ID ...] [--adapters NAME ...]``
+(from the repository root; nothing here is touched).
+
+In a scratch clone of the current commit:
+
+1. ``asv run`` of the conformance benchmarks (``suites/benchmarks/bench_conformance.py``:
+   the judged number and the verdict of each claim with each implementation) for the
+   current commit over asv.conf.json's matrix, one virtualenv per scikit-learn release; then
+   the two outermost releases side by side (:func:`compare_environments`: asv's
+   ``compare`` takes two commits, so this reads asv's result files of two environments
+   of one commit the same way), flagging a ratio beyond ``--factor``;
+2. a branch that plants :mod:`tests.slowdowns.early_stop` (scikit-learn's randomized
+   KernelPCA with no power iteration, as a release whose solver stopped early) in the
+   package's adapter, and ``asv continuous --factor`` of the current commit against it,
+   on the newest release only: the verdict of the claims that read that adapter steps
+   from 1 (holds) to 4 (fails), and asv flags it.
+
+Exit 0 when the planted regression is flagged. Everything asv builds is installed from
+the package registry (a few minutes per environment on the first run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+from tests.slowdowns import early_stop
+from tests.slowdowns.asv_check import git, newest_only
+
+#: The claims and the implementation the planted early stop is seen through (judged at ci).
+CLAIMS = ("hallgren21.cor61-centred",)
+ADAPTERS = ("sklearn-kernelpca-randomized",)
+FACTOR = "1.5"   # a verdict steps by 2 (holds to inconclusive) or 4 (holds to fails)
+
+
+def bench_regex(claims, adapters) -> str:
+    """asv's --bench pattern for the conformance benchmarks of these (claim, implementation)."""
+    return (r"Conformance\.track_\w+\('?(" + "|".join(c.replace(".", r"\.") for c in claims) + r")'?, '?("
+            + "|".join(adapters) + r")'?\)")
+
+
+def asv(clone, *args, check=True):
+    print(f"load {os.getloadavg()[0]:.2f}: asv {' '.join(args)}", flush=True)
+    p = subprocess.run([sys.executable, "-m", "asv", *args], cwd=clone, capture_output=True, text=True)
+    if check and p.returncode != 0:
+        raise SystemExit(f"asv {args[0]} failed ({p.returncode}):\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}")
+    return p
+
+
+def compare_environments(clone, factor: float) -> list:
+    """Rows (benchmark, value in the oldest release's environment, in the newest, flag) of
+    the current commit's results: asv's result files, one per environment."""
+    from asv import config, results
+
+    conf = config.Config.load(os.path.join(clone, "asv.conf.json"))
+    commit = subprocess.run(["git", "-C", clone, "rev-parse", "HEAD"], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    by_env = {}
+    for res in results.iter_results_for_machine_and_hash(conf.results_dir, _machine(clone), commit[:conf.hash_length]):
+        values = {}
+        for name in res.get_all_result_keys():
+            params = res.get_result_params(name)
+            for combo, value in zip(_combos(params), res.get_result_value(name, params)):
+                values[f"{name}({', '.join(combo)})"] = value
+        by_env[res.env_name] = values
+    envs = sorted(by_env, key=_release)
+    if len(envs) < 2:
+        raise SystemExit(f"results for {len(envs)} environment(s) only: {envs}")
+    old, new = envs[0], envs[-1]
+    rows = []
+    for name in sorted(set(by_env[old]) | set(by_env[new])):
+        a, b = by_env[old].get(name), by_env[new].get(name)
+        changed = a is not None and b is not None and a != 0 and (b / a > factor or b / a < 1 / factor)
+        rows.append((name, a, b, "CHANGED" if changed else ""))
+    print(f"{'benchmark':<90} {old:>22} {new:>22}")
+    for name, a, b, flag in rows:
+        print(f"{name:<90} {_fmt(a):>22} {_fmt(b):>22} {flag}")
+    return rows
+
+
+def _combos(params):
+    import itertools
+    return list(itertools.product(*params)) if params else [()]
+
+
+def _fmt(v) -> str:
+    return "skipped" if v is None else f"{v:.4g}"
+
+
+def _release(env_name: str) -> tuple:
+    """The scikit-learn release in an asv environment's name, as a sortable tuple."""
+    tail = env_name.split("scikit-learn", 1)[-1]
+    digits = "".join(c if c.isdigit() or c == "." else " " for c in tail).split()
+    return tuple(int(x) for x in digits[0].split(".") if x) if digits else ()
+
+
+def _machine(clone) -> str:
+    with open(os.path.expanduser("~/.asv-machine.json")) as f:
+        return next(k for k in json.load(f) if k != "version")
+
+
+def plant(clone) -> None:
+    """Commit, on branch ``planted-early-stop``, the early-stopping KernelPCA as the adapter."""
+    code = ("\n\n# planted regression (tests.slowdowns.release_check)\n"
+            + inspect.getsource(early_stop.kernelpca_randomized_early_stop)
+            + '\n\nADAPTERS["sklearn-kernelpca-randomized"] = dataclasses.replace(\n'
+            '    ADAPTERS["sklearn-kernelpca-randomized"], factory=kernelpca_randomized_early_stop)\n')
+    git(clone, "checkout", "-q", "-b", "planted-early-stop", "main-under-test")
+    path = os.path.join(clone, "suites", "adapters.py")
+    with open(path) as f:
+        text = f.read()
+    if "import dataclasses" not in text:
+        text = text.replace("from __future__ import annotations\n", "from __future__ import annotations\n\nimport dataclasses\n", 1)
+    with open(path, "w") as f:
+        f.write(text + code)
+    git(clone, "commit", "-q", "-am", "KernelPCA's randomized solver stops early (planted regression)")
+    git(clone, "checkout", "-q", "main-under-test")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--claims", nargs="+", default=list(CLAIMS))
+    ap.add_argument("--adapters", nargs="+", default=list(ADAPTERS))
+    ap.add_argument("--factor", default=FACTOR)
+    args = ap.parse_args(argv)
+    regex = bench_regex(args.claims, args.adapters)
+    with tempfile.TemporaryDirectory() as scratch:
+        clone = os.path.join(scratch, "repo")
+        subprocess.run(["git", "clone", "-q", os.getcwd(), clone], check=True)
+        git(clone, "branch", "main-under-test", "HEAD")
+        plant(clone)
+        asv(clone, "machine", "--yes")
+        asv(clone, "run", "--bench", regex, "main-under-test^!", "--show-stderr")
+        compare_environments(clone, float(args.factor))
+        newest_only(clone)
+        p = asv(clone, "continuous", "--factor", args.factor, "--bench", regex, "main-under-test",
+                "planted-early-stop", check=False)
+        print(p.stdout[-4000:], flush=True)
+    flagged = p.returncode != 0 and "DECREASED" in p.stdout
+    print(f"planted early stop: {'FLAGGED' if flagged else 'passes (not flagged)'}")
+    return 0 if flagged else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
