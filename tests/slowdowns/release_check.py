@@ -62,10 +62,11 @@ def compare_environments(clone, factor: float) -> list:
     from asv import config, results
 
     conf = config.Config.load(os.path.join(clone, "asv.conf.json"))
-    commit = subprocess.run(["git", "-C", clone, "rev-parse", "HEAD"], capture_output=True, text=True,
+    commit = subprocess.run(["git", "-C", clone, "rev-parse", "main-under-test"], capture_output=True, text=True,
                             check=True).stdout.strip()
     by_env = {}
-    for res in results.iter_results_for_machine_and_hash(conf.results_dir, _machine(clone), commit[:conf.hash_length]):
+    results_dir = os.path.join(clone, conf.results_dir)  # relative to the checkout, not to this process
+    for res in results.iter_results_for_machine_and_hash(results_dir, _machine(clone), commit):
         values = {}
         for name in res.get_all_result_keys():
             params = res.get_result_params(name)
@@ -78,7 +79,9 @@ def compare_environments(clone, factor: float) -> list:
     old, new = envs[0], envs[-1]
     rows = []
     for name in sorted(set(by_env[old]) | set(by_env[new])):
-        a, b = by_env[old].get(name), by_env[new].get(name)
+        a, b = (_value(by_env[env].get(name)) for env in (old, new))
+        if a is None and b is None:  # not run in either (another role, refused, not selected)
+            continue
         changed = a is not None and b is not None and a != 0 and (b / a > factor or b / a < 1 / factor)
         rows.append((name, a, b, "CHANGED" if changed else ""))
     print(f"{'benchmark':<90} {old:>22} {new:>22}")
@@ -90,6 +93,11 @@ def compare_environments(clone, factor: float) -> list:
 def _combos(params):
     import itertools
     return list(itertools.product(*params)) if params else [()]
+
+
+def _value(v):
+    """A result as a float, or None where asv has none (skipped, failed or not selected)."""
+    return None if v is None or v != v else float(v)
 
 
 def _fmt(v) -> str:

@@ -7,7 +7,7 @@ Usage, from the repository root::
     python -m tests.variants.margins [--claims ID ...] [--out FILE]
 
 Runs each claim at ci (root 0) with its own estimator, with every variant of the corpus
-its role reaches and with each of its planted faults (the cells the fault declares), and
+its role reaches (a claim without a role: its own estimator only) and with each of its planted faults (the cells the fault declares), and
 for each judged number with an upper limit (``<x>_at_most``) tables the worst correct value,
 the best faulty one and the room on each side (limit / worst correct, best faulty / limit).
 A fault that leaves a number within its limit is caught by another check of the claim; its
@@ -40,14 +40,15 @@ def limits(verdict) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tests.variants.margins", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--claims", nargs="+", metavar="ID", help="claims or papers (default: every claim with a role)")
+    ap.add_argument("--claims", nargs="+", metavar="ID",
+                    help="claims or papers, with a role or not (default: every claim with a role)")
     ap.add_argument("--out", help="also write the Markdown table to this file")
     args = ap.parse_args(argv)
     lines = ["| claim | check | limit | worst correct (who) | best fault (which) | room below | room above |",
              "|---|---|---|---|---|---|---|"]
-    for claim in (c for c in registry.select(args.claims or None) if c.subject is not None):
+    for claim in (c for c in registry.select(args.claims or None) if args.claims or c.subject is not None):
         correct = {"ours": evaluate([claim], "ci", jobs=1).verdicts[claim.id]}
-        for var in (v for v in VARIANTS if claim.subject.role in v.roles):
+        for var in (v for v in VARIANTS if claim.subject is not None and claim.subject.role in v.roles):
             est = user_estimator(var.name, var.factory)
             if applicability(claim, est, "ci") is None:
                 run = variant(claim, est)
