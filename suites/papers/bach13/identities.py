@@ -193,7 +193,10 @@ CLAIMS = [
                      "formulas of L it was within 1e-8 relative at ci and quick, but reached 2.2e-8 and 1.7e-7 "
                      "(roots 4 and 7, exp kernel, cond(G)^2 <= 1.6e4, so not G's conditioning) under 10 root "
                      "seeds, so a fixed 1e-8 failed there; in units of eps cond(W) it was at most 6.6e-3 over "
-                     "those 10 roots x 6 cells, 6.0e-3 at quick."),
+                     "those 10 roots x 6 cells, 6.0e-3 at quick. Margins both ways (python -m "
+                     "tests.variants.margins, ci, root 0): L <= K 1.4e-16 correct against 58 for the fault "
+                     "unorthogonalised-cholesky at 1e-8 (x7e7 and x6e9); in random order 9.8e-12 against 14 at 1e-3 "
+                     "(x1e8 and x1.4e4); the smoother 0.0067 eps cond(W) against 7.6e11 at 1 (x150 and x7.6e11)."),
         faults=(Fault("lambda-not-n-lambda", "the Nyström fit solves (Φ^TΦ + λ I) w = Φ^T y: scikit-learn's "
                       "alpha read as λ", {"nystrom": LambdaNotTimesN}, keep=lambda c: c.seed == 0),
                 Fault("unorthogonalised-cholesky", "the Nyström factor Φ comes from an incomplete Cholesky that "
