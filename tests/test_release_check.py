@@ -13,6 +13,7 @@ def test_the_asv_matrix_holds_three_scikit_learn_releases_and_the_install_keeps_
     conf = load_json("asv.conf.json", js_comments=True)
     releases = conf["matrix"]["req"]["scikit-learn"]
     assert len(releases) >= 3 and len(set(releases)) == len(releases)
+    assert len(conf["matrix"]["req"]["nystrompca"]) >= 2
     assert not any("--force-reinstall" in c for c in conf["install_command"])  # it would upgrade scikit-learn
 
 
@@ -24,17 +25,19 @@ def test_the_bench_pattern_selects_the_pairs_asked_for_and_no_other():
     assert not re.search(regex, name.replace("every-point", "table3-gap").format("verdict"))
 
 
-def test_the_release_in_an_environment_name_sorts_as_a_version():
-    names = ["virtualenv-py3.11-scikit-learn1.10.0", "virtualenv-py3.11-scikit-learn1.5.2",
-             "virtualenv-py3.11-scikit-learn1.9.1"]
-    assert sorted(names, key=release_check._release)[0].endswith("1.5.2")
-    assert sorted(names, key=release_check._release)[-1].endswith("1.10.0")
+def test_the_releases_in_an_environment_name_sort_as_versions():
+    names = ["virtualenv-py3.11-nystrompca1.0.2-scikit-learn1.10.0", "virtualenv-py3.11-nystrompca1.0.2-scikit-learn1.5.2",
+             "virtualenv-py3.11-nystrompca1.0.0-scikit-learn1.10.0", "virtualenv-py3.11-nystrompca1.0.2-scikit-learn1.9.1"]
+    ordered = sorted(names, key=release_check._releases)
+    assert ordered[0].endswith("1.5.2") and ordered[-1] == names[0] and ordered[-2] == names[2]
+    assert release_check._releases(names[2]) == ((1, 10, 0), (1, 0, 0))
 
 
 def test_a_timing_check_keeps_only_the_newest_release(tmp_path):
     shutil.copy("asv.conf.json", tmp_path / "asv.conf.json")
     asv_check.newest_only(tmp_path)
-    assert load_json(tmp_path / "asv.conf.json", js_comments=True)["matrix"]["req"]["scikit-learn"] == ["1.9.1"]
+    conf = load_json(tmp_path / "asv.conf.json", js_comments=True)
+    assert conf["matrix"]["req"] == {"scikit-learn": ["1.9.1"], "nystrompca": ["1.0.2"]} and "exclude" not in conf
 
 
 def test_the_planted_early_stop_is_kernel_pca_with_no_power_iteration():

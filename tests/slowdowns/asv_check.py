@@ -46,12 +46,13 @@ def commit_on_branch(clone, branch, path, text, message):
 
 
 def newest_only(clone) -> None:
-    """asv.conf.json of the scratch clone with the newest release of its matrix only."""
+    """asv.conf.json of the scratch clone with the newest release of each library of its matrix only."""
     path = os.path.join(clone, "asv.conf.json")
     from asv.util import load_json, write_json
     conf = load_json(path, js_comments=True)
-    releases = conf["matrix"]["req"]["scikit-learn"]
-    conf["matrix"]["req"]["scikit-learn"] = [max(releases, key=lambda r: tuple(int(x) for x in r.split(".")))]
+    for name, releases in conf["matrix"]["req"].items():
+        conf["matrix"]["req"][name] = [max(releases, key=lambda r: tuple(int(x) for x in r.split(".")))]
+    conf.pop("exclude", None)
     write_json(path, conf)
 
 

@@ -4,12 +4,13 @@
 
 In a scratch clone of the current commit:
 
-1. ``asv run`` of the conformance benchmarks (``suites/benchmarks/bench_conformance.py``:
+1. ``asv run`` of some conformance benchmarks (:data:`SIDE_CLAIMS` x :data:`SIDE_ADAPTERS`,
+   or with ``--wide`` every claim with a role on every scikit-learn and nystrompca adapter) (``suites/benchmarks/bench_conformance.py``:
    the judged number and the verdict of each claim with each implementation) for the
-   current commit over asv.conf.json's matrix, one virtualenv per scikit-learn release; then
-   the two outermost releases side by side (:func:`compare_environments`: asv's
-   ``compare`` takes two commits, so this reads asv's result files of two environments
-   of one commit the same way), flagging a ratio beyond ``--factor``;
+   current commit over asv.conf.json's matrix, one virtualenv per scikit-learn and nystrompca
+   release; then every environment side by side (:func:`compare_environments`: asv's
+   ``compare`` takes two commits, so this reads asv's result files of the environments of
+   one commit the same way), flagging a spread beyond ``--factor``;
 2. a commit on the clone's ``main`` that plants :mod:`tests.slowdowns.early_stop`
    (scikit-learn's randomized KernelPCA with no power iteration, as a release whose solver
    stopped early) in the package's adapter, and ``asv continuous --factor`` of the current
@@ -39,6 +40,11 @@ from tests.slowdowns.asv_check import git, newest_only
 #: The claims and the implementation the planted early stop is seen through (judged at ci).
 CLAIMS = ("hallgren21.every-point",)
 ADAPTERS = ("sklearn-kernelpca-randomized",)
+#: The pairs set side by side across releases by default (``--wide``: every claim with a role on
+#: every scikit-learn and nystrompca implementation, about an hour per environment).
+SIDE_CLAIMS = ("hallgren21.every-point", "hallgren21.table3-gap")
+SIDE_ADAPTERS = ("sklearn-kernelpca-randomized", "sklearn-nystroem-pca", "nystrompca")
+WIDE = r"Conformance\.track_\w+\(.*'(sklearn-[\w-]+|nystrompca)'\)"
 FACTOR = "1.5"   # a verdict steps by 2 (holds to inconclusive) or 4 (holds to fails)
 
 
@@ -57,8 +63,9 @@ def asv(clone, *args, check=True):
 
 
 def compare_environments(clone, factor: float) -> list:
-    """Rows (benchmark, value in the oldest release's environment, in the newest, flag) of
-    the current commit's results: asv's result files, one per environment."""
+    """Rows (benchmark, [value per environment], flag) of the current commit's results, one
+    column per environment of the matrix (asv's result files), oldest releases first; a row
+    whose largest and smallest value differ by more than ``factor`` is flagged."""
     from asv import config, results
 
     conf = config.Config.load(os.path.join(clone, "asv.conf.json"))
@@ -73,20 +80,21 @@ def compare_environments(clone, factor: float) -> list:
             for combo, value in zip(_combos(params), res.get_result_value(name, params)):
                 values[f"{name}({', '.join(combo)})"] = value
         by_env[res.env_name] = values
-    envs = sorted(by_env, key=_release)
+    envs = sorted(by_env, key=_releases)
     if len(envs) < 2:
         raise SystemExit(f"results for {len(envs)} environment(s) only: {envs}")
-    old, new = envs[0], envs[-1]
     rows = []
-    for name in sorted(set(by_env[old]) | set(by_env[new])):
-        a, b = (_value(by_env[env].get(name)) for env in (old, new))
-        if a is None and b is None:  # not run in either (another role, refused, not selected)
+    for name in sorted(set().union(*by_env.values())):
+        row = [_value(by_env[env].get(name)) for env in envs]
+        seen = [v for v in row if v is not None]
+        if not seen:  # not run anywhere (another role, refused, not selected)
             continue
-        changed = a is not None and b is not None and a != 0 and (b / a > factor or b / a < 1 / factor)
-        rows.append((name, a, b, "CHANGED" if changed else ""))
-    print(f"{'benchmark':<90} {old:>22} {new:>22}")
-    for name, a, b, flag in rows:
-        print(f"{name:<90} {_fmt(a):>22} {_fmt(b):>22} {flag}")
+        low, high = min(seen), max(seen)
+        changed = len(seen) < len(row) or (low != high and (low <= 0 or high / low > factor))
+        rows.append((name, row, "CHANGED" if changed else ""))
+    print("environments: " + "; ".join(f"[{i}] {env}" for i, env in enumerate(envs)))
+    for name, row, flag in rows:
+        print(f"{name:<100} " + " ".join(f"{_fmt(v):>10}" for v in row) + f" {flag}")
     return rows
 
 
@@ -104,11 +112,13 @@ def _fmt(v) -> str:
     return "skipped" if v is None else f"{v:.4g}"
 
 
-def _release(env_name: str) -> tuple:
-    """The scikit-learn release in an asv environment's name, as a sortable tuple."""
-    tail = env_name.split("scikit-learn", 1)[-1]
-    digits = "".join(c if c.isdigit() or c == "." else " " for c in tail).split()
-    return tuple(int(x) for x in digits[0].split(".") if x) if digits else ()
+def _releases(env_name: str) -> tuple:
+    """The (scikit-learn, nystrompca) releases in an asv environment's name, sortable."""
+    def release(lib):
+        tail = env_name.split(lib, 1)[-1] if lib in env_name else ""
+        digits = "".join(c if c.isdigit() or c == "." else " " for c in tail).split()
+        return tuple(int(x) for x in digits[0].split(".") if x) if digits else ()
+    return release("scikit-learn"), release("nystrompca")
 
 
 def _machine(clone) -> str:
@@ -139,6 +149,7 @@ def main(argv=None) -> int:
     ap.add_argument("--claims", nargs="+", default=list(CLAIMS))
     ap.add_argument("--adapters", nargs="+", default=list(ADAPTERS))
     ap.add_argument("--factor", default=FACTOR)
+    ap.add_argument("--wide", action="store_true", help="set every claim with a role side by side across releases")
     ap.add_argument("--html", metavar="DIR", help="also `asv publish` the results and copy the dashboard here")
     args = ap.parse_args(argv)
     regex = bench_regex(args.claims, args.adapters)
@@ -148,7 +159,8 @@ def main(argv=None) -> int:
         git(clone, "branch", "main-under-test", "HEAD")
         plant(clone)
         asv(clone, "machine", "--yes")
-        asv(clone, "run", "--bench", regex, "main-under-test^!", "--show-stderr")
+        side = WIDE if args.wide else bench_regex(SIDE_CLAIMS, SIDE_ADAPTERS)
+        asv(clone, "run", "--bench", side, "main-under-test^!", "--show-stderr")
         compare_environments(clone, float(args.factor))
         newest_only(clone)
         p = asv(clone, "continuous", "--factor", args.factor, "--bench", regex, "main-under-test", "main",
