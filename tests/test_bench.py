@@ -239,6 +239,16 @@ def test_asv_tracks_every_role_claim_with_every_built_in_implementation():
     assert cls.track_verdict.unit == "verdict (1 holds, 2 inconclusive, 4 fails)"
 
 
+def test_the_judged_number_of_a_threshold_claim_is_the_one_closest_to_its_limit():
+    from kpca_suite.suites.claim import Verdict
+    v = Verdict("holds", "", [], {"scores": 1e-16, "subspace": 1e-7, "coverage": 0.95, "n": 3},
+                {"scores_at_most": 1e-6, "subspace_at_most": 1e-6, "coverage_at_least": 0.9}, claim="t")
+    assert bench_conformance.judged_number(v) == 0.95  # x1.06 from its floor; subspace x10 below its limit
+    v.predicted["coverage_at_least"] = 0.05  # x19 above its floor: the subspace is now the closest
+    assert bench_conformance.judged_number(v) == 1e-7
+    assert math.isnan(bench_conformance.judged_number(Verdict("holds", "", [], {"n": 3}, {}, claim="t")))
+
+
 def test_bench_runs_asv_in_the_checkout_and_reports_a_measured_row(tmp_path, monkeypatch):
     """`kpca-suite bench --which asv --profile ci`: asv run --quick --python=same of
     bench_kernels in the repository root, a measured row (it once said "needs the source

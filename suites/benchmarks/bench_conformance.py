@@ -8,8 +8,7 @@ verdict across commits, or across the library versions of asv's environment matr
 environment and in the graph's legend):
 
 - ``track_judged``: the judged slope of a rate claim (:meth:`Verdict.judged_slope`), or, for a
-  claim judged by a threshold, the first measured number that has one (``x`` beside
-  ``x_at_most`` / ``x_at_least``);
+  claim judged by thresholds, the measured number closest to its limit (:func:`judged_number`);
 - ``track_verdict``: 1 holds, 2 inconclusive, 4 fails (higher is worse, as asv reads every
   number: ``asv continuous --factor 1.5`` flags a verdict that gets worse).
 
@@ -25,16 +24,23 @@ VERDICT_CODE = {"holds": 1.0, "inconclusive": 2.0, "fails": 4.0}
 
 
 def judged_number(verdict) -> float:
-    """The judged slope of ``verdict``, or the first measured number a threshold judges,
-    or NaN when it has neither."""
+    """The judged slope of ``verdict``; for a claim judged by thresholds, the measured number
+    that came closest to its limit (the largest x / limit of ``x_at_most``, the smallest
+    x / limit of ``x_at_least``): the one a regression moves across first. NaN when it has
+    neither."""
     fit = verdict.judged_slope()
     if fit is not None:
         return float(fit.slope)
+    closest, room = math.nan, math.inf
     for key, value in verdict.measured.items():
-        if (f"{key}_at_most" in verdict.predicted or f"{key}_at_least" in verdict.predicted) \
-                and isinstance(value, (int, float)):
-            return float(value)
-    return math.nan
+        if not isinstance(value, (int, float)) or not math.isfinite(value):
+            continue
+        for suffix, room_of in (("_at_most", lambda x, lim: lim / x if x > 0 else math.inf),
+                                ("_at_least", lambda x, lim: x / lim if lim > 0 else math.inf)):
+            limit = verdict.predicted.get(key + suffix)
+            if isinstance(limit, (int, float)) and room_of(value, limit) < room:
+                closest, room = float(value), room_of(value, limit)
+    return closest
 
 
 def _role_claims() -> list:
