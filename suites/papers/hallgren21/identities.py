@@ -238,7 +238,8 @@ EVERY_POINT = Claim(
                     needs="transform of the training rows and of new points"),
     judge=AllWithin(EVERY_POINT_RTOL, ("score_means", "subspace", "variances"), "relative", per_eps=EVERY_POINT_PER_EPS,
                     hint="a correct centred Nyström reads 2e-14 in float64 and 7e-7 in float32; not centring in fit "
-                         "or in transform reads 0.3 and more"),
+                         "or in transform reads 0.3 and more, and so does an eigensolver stopped early "
+                         "(KernelPCA's randomized solver with no power iteration: subspace 0.32)"),
     tolerance=Tolerance(f"every deviation within {EVERY_POINT_RTOL:g} ({EVERY_POINT_PER_EPS:g} times the machine "
                         "epsilon of an output in lower precision)",
                         "ci (n = 150, seeds 0-2), worst deviation: the paper's form 1.1e-14, the nystrompca "
