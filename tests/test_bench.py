@@ -221,7 +221,7 @@ def test_the_asv_declaration_finds_the_source_checkout():
     assert root is not None and (root / "asv.conf.json").is_file() and (root / "suites" / "perf").is_dir()
 
 
-def test_asv_tracks_every_role_claim_with_every_built_in_implementation():
+def test_asv_tracks_every_role_claim_with_every_built_in_implementation(tmp_path):
     """bench_conformance: one (claim, implementation) pair per built-in adapter of the claim's
     role; the verdict and the judged number are tracked, a pair that cannot run is skipped."""
     from kpca_suite.suites import registry
@@ -230,12 +230,22 @@ def test_asv_tracks_every_role_claim_with_every_built_in_implementation():
     claims, names = cls.params
     assert claims == sorted(c.id for c in registry.load_all().values() if c.subject is not None)
     assert names == list(ADAPTERS) and "sklearn-kernelpca-randomized" in names
+    folder = str(tmp_path)
     with pytest.raises(NotImplementedError, match="sklearn-kernel-ridge is not a matrix-sketch"):
-        cls().setup("ghashami16.fd-bound", "sklearn-kernel-ridge")
+        cls().setup(folder, "ghashami16.fd-bound", "sklearn-kernel-ridge")
     run = cls()
-    run.setup("ghashami16.fd-bound", "ours-fd")  # a threshold claim: its judged number is the first bounded one
-    assert run.track_verdict("ghashami16.fd-bound", "ours-fd") == 1.0
-    assert 0 <= run.track_judged("ghashami16.fd-bound", "ours-fd") < 1
+    run.setup(folder, "ghashami16.fd-bound", "ours-fd")  # a threshold claim: the number closest to its limit
+    assert run.track_verdict(folder, "ghashami16.fd-bound", "ours-fd") == 1.0
+    judged = run.track_judged(folder, "ghashami16.fd-bound", "ours-fd")
+    assert 0 <= judged < 1
+    # the second track's process reads the pair the first one judged (asv runs each track apart)
+    kept = tmp_path / "ghashami16.fd-bound[ours-fd].json"
+    kept.write_text(kept.read_text().replace(repr(judged), "0.5"))
+    other = cls()
+    other.setup(folder, "ghashami16.fd-bound", "ours-fd")
+    assert other.track_judged(folder, "ghashami16.fd-bound", "ours-fd") == 0.5
+    with pytest.raises(NotImplementedError, match="sklearn-kernel-ridge is not a matrix-sketch"):
+        cls().setup(folder, "ghashami16.fd-bound", "sklearn-kernel-ridge")  # the skip is kept too
     assert cls.track_verdict.unit == "verdict (1 holds, 2 inconclusive, 4 fails)"
 
 

@@ -12,12 +12,16 @@ environment and in the graph's legend):
 - ``track_verdict``: 1 holds, 2 inconclusive, 4 fails (higher is worse, as asv reads every
   number: ``asv continuous --factor 1.5`` flags a verdict that gets worse).
 
-A pair the implementation cannot run (another role, a kernel it refuses, n above the exact
+Each pair is judged once per environment and commit, for both tracks (``setup_cache``). A pair the
+implementation cannot run (another role, a kernel it refuses, n above the exact
 methods' cap: the rule of ``kpca-suite check``) raises NotImplementedError in ``setup``, which
 asv shows as skipped, never as a failure.
 """
 
+import json
 import math
+import os
+from pathlib import Path
 
 #: The verdict as a number for asv, higher is worse: holds to inconclusive is a step by 2.
 VERDICT_CODE = {"holds": 1.0, "inconclusive": 2.0, "fails": 4.0}
@@ -60,34 +64,53 @@ class Conformance:
     params = [_role_claims(), _adapters()]
     timeout = 1200
 
-    def setup(self, claim, implementation):
-        from kpca_suite.suites import adapters, pipeline, registry
-        from kpca_suite.suites.conformance import applicability, variant
-        from kpca_suite.suites.roles import EstimatorError
+    def setup_cache(self):
+        """The folder where a pair's verdict is kept for both tracks: asv runs each track in its own
+        process, and the folder it runs ``setup_cache`` in stays theirs (asv removes it after)."""
+        return os.getcwd()
 
-        found = registry.get(claim)
-        adapter = adapters.get(implementation)
-        if adapter.roles is not None and found.subject.role not in adapter.roles:
-            raise NotImplementedError(f"{implementation} is not a {found.subject.role}")
-        est = adapter.estimator()
-        try:
-            why = applicability(found, est, "ci")
-        except EstimatorError as e:
-            why = str(e)
-        if why is not None:
-            raise NotImplementedError(why)
-        run = variant(found, est)
-        verdict = pipeline.evaluate([run], "ci", jobs=1).verdicts[run.id]
-        if verdict.status == "n/a":
-            raise NotImplementedError(verdict.summary)
-        self.judged, self.verdict = judged_number(verdict), VERDICT_CODE[verdict.status]
+    def setup(self, folder, claim, implementation):
+        kept = Path(folder) / f"{claim}[{implementation}].json"
+        if not kept.exists():
+            tmp = kept.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(_judge(claim, implementation)))
+            os.replace(tmp, kept)
+        pair = json.loads(kept.read_text())
+        if "skip" in pair:
+            raise NotImplementedError(pair["skip"])
+        self.judged, self.verdict = pair["judged"], pair["verdict"]
 
-    def track_judged(self, claim, implementation):
+    def track_judged(self, folder, claim, implementation):
         return self.judged
 
     track_judged.unit = "judged slope or number"
 
-    def track_verdict(self, claim, implementation):
+    def track_verdict(self, folder, claim, implementation):
         return self.verdict
 
     track_verdict.unit = "verdict (1 holds, 2 inconclusive, 4 fails)"
+
+
+def _judge(claim, implementation) -> dict:
+    """The pair run at ci: ``{"judged", "verdict"}``, or ``{"skip": why}`` when the implementation
+    cannot run the claim (the rule of ``kpca-suite check``)."""
+    from kpca_suite.suites import adapters, pipeline, registry
+    from kpca_suite.suites.conformance import applicability, variant
+    from kpca_suite.suites.roles import EstimatorError
+
+    found = registry.get(claim)
+    adapter = adapters.get(implementation)
+    if adapter.roles is not None and found.subject.role not in adapter.roles:
+        return {"skip": f"{implementation} is not a {found.subject.role}"}
+    est = adapter.estimator()
+    try:
+        why = applicability(found, est, "ci")
+    except EstimatorError as e:
+        why = str(e)
+    if why is not None:
+        return {"skip": why}
+    run = variant(found, est)
+    verdict = pipeline.evaluate([run], "ci", jobs=1).verdicts[run.id]
+    if verdict.status == "n/a":
+        return {"skip": verdict.summary}
+    return {"judged": judged_number(verdict), "verdict": VERDICT_CODE[verdict.status]}
