@@ -344,12 +344,16 @@ class EstimatorRaised(EstimatorDefect):
 
 #: The machine epsilon of float64: what an output of integers or float64 is judged at.
 EPS64 = float(np.finfo(np.float64).eps)
+EPS32 = float(np.finfo(np.float32).eps)
 
 
 def precision_eps(dtype) -> float:
-    """The machine epsilon of a floating dtype (float32: 1.19e-7), float64's for others."""
+    """The machine epsilon a precision-aware threshold uses for an output of ``dtype``:
+    float32's (1.19e-7) for float32, float64's for float64 and integers, and float32's
+    for anything coarser. A float16 output's eps (9.8e-4) times a claim's ``per_eps``
+    (1e4) would be a limit near 10, which no bug exceeds, so it is held to float32's."""
     dtype = np.dtype(dtype)
-    return float(np.finfo(dtype).eps) if dtype.kind == "f" else EPS64
+    return min(float(np.finfo(dtype).eps), EPS32) if dtype.kind == "f" else EPS64
 
 
 class Checked:

@@ -88,6 +88,17 @@ def test_a_threshold_follows_the_precision_of_the_implementation_under_test():
     assert rule(_results([1.3e-6], EPS64), "ci").status == "fails"  # float64 is held to 1e-9
 
 
+def test_an_output_coarser_than_float32_is_held_to_float32s_limit():
+    """A float16 output's own eps would put the limit near 10: a subspace off by 0.3 would hold."""
+    from kpca_suite.suites.roles import EPS32, Checked, precision_eps
+    assert precision_eps(np.float16) == precision_eps(np.float32) == EPS32 and precision_eps(np.int64) == EPS64
+    est = Checked(object(), "t.p", None)
+    est.checked(np.ones((4, 2), dtype=np.float16), 4, "transform")
+    assert est.eps_ == EPS32
+    rule = AllWithin(1e-9, ("dev",), "relative", per_eps=1e4)
+    assert rule(_results([0.3], est.eps_), "ci").status == "fails"
+
+
 # ---------------------------------------------------------------------- the corpus: one variant per family
 
 #: One variant of each family on claims its role reaches, cheap at ci (the whole corpus:
