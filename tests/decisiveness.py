@@ -22,6 +22,7 @@ import time
 
 from kpca_suite.suites import registry
 from kpca_suite.suites.pipeline import evaluate
+from kpca_suite.suites.files import write_text
 
 
 def under_root(claim, root: int):
@@ -61,8 +62,7 @@ def main(argv=None) -> int:
     table = "\n".join(lines) + "\n"
     print("\n" + table, end="")
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as fh:
-            fh.write(table)
+        write_text(args.out, table)
     return 0
 
 

@@ -6,15 +6,18 @@ implementation under test fails its claim."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
 from kpca_suite.suites import check
-from kpca_suite.suites.claim import Cell, Claim, Fault, Grid, PerProfile, Result, Tolerance
+from kpca_suite.suites.claim import Cell, Claim, Fault, Grid, PerProfile, Result, Tolerance, Verdict
 from kpca_suite.suites.judging import AllOf, AllWithin, SlopeInBand
 from kpca_suite.suites.pipeline import evaluate
 from kpca_suite.suites.roles import EPS64
 from tests.variants.corpus import BY_NAME, FAMILIES
+from tests.variants.margins import limits
 from tests.variants.run import margins
 
 
@@ -160,3 +163,9 @@ def test_a_declared_attribute_of_the_wrong_type_or_range_is_a_defect_named(index
         assert v.status == "fails" and "delta_bound" in v.summary, v.summary
     else:
         assert v.status == "fails" and named in v.summary and "DEFECTIVE ESTIMATOR" in v.summary, v.summary
+
+
+def test_a_value_that_is_not_finite_is_the_worst_margin_never_room():
+    v = Verdict("fails", "", [], {"dev": math.nan, "gap": 1e-9, "n": 3}, {"dev_at_most": 1e-6, "gap_at_most": 1e-6},
+                claim="t")
+    assert limits(v) == {"dev": (math.inf, 1e-6), "gap": (1e-9, 1e-6)}

@@ -23,18 +23,19 @@ import sys
 from kpca_suite.suites import registry
 from kpca_suite.suites.conformance import applicability, user_estimator, variant
 from kpca_suite.suites.pipeline import evaluate
+from kpca_suite.suites.files import write_text
 
 from .corpus import VARIANTS
 
 
 def limits(verdict) -> dict:
-    """``{check: (value, limit)}`` of the verdict's upper limits."""
+    """``{check: (value, limit)}`` of the verdict's upper limits (a value that is not finite as inf)."""
     out = {}
     for key, limit in verdict.predicted.items():
         if key.endswith("_at_most") and isinstance(limit, (int, float)):
             value = verdict.measured.get(key[:-len("_at_most")])
-            if isinstance(value, (int, float)) and math.isfinite(value):
-                out[key[:-len("_at_most")]] = (float(value), float(limit))
+            if isinstance(value, (int, float)):  # NaN or inf reads as the worst value, never as room
+                out[key[:-len("_at_most")]] = (float(value) if math.isfinite(value) else math.inf, float(limit))
     return out
 
 
@@ -72,8 +73,7 @@ def main(argv=None) -> int:
             print(row, flush=True)
     table = "\n".join(lines) + "\n"
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as fh:
-            fh.write(table)
+        write_text(args.out, table)
     return 0
 
 

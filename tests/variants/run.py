@@ -29,6 +29,7 @@ import time
 from kpca_suite.suites import registry
 from kpca_suite.suites.conformance import applicability, user_estimator, variant
 from kpca_suite.suites.pipeline import evaluate
+from kpca_suite.suites.files import write_text
 
 from .corpus import BY_NAME, VARIANTS
 
@@ -127,8 +128,7 @@ def main(argv=None) -> int:
     table = "\n".join(lines) + "\n"
     print("\n" + table, end="")
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as fh:
-            fh.write(table)
+        write_text(args.out, table)
     return 1 if false else 0
 
 
