@@ -1,16 +1,16 @@
 """Does every claim decide the same way whatever the draw? ``python -m tests.decisiveness
---roots 1 2 3 [--claims ID ...] [--out FILE]`` (from the repository root).
+--roots 1 2 3 [--profile ci] [--claims ID ...] [--out FILE]`` (from the repository root).
 
 A claim's random streams follow its id (:meth:`suites.claim.Cell.rng`), so the claim with
 the id ``<id>~root<r>`` draws every sample, landmark and feature afresh: an independent
 root seed, with the same sizes, seeds per size, experiment and judge. Each claim runs at
-the ci profile under each root given, serially and in memory (no store is touched), and
+the profile given (default ci) under each root given, serially and in memory (no store is touched), and
 the script prints one line per (claim, root) and then a table of the verdicts, flagging
 every claim that does not decide as it does under its own id (root 0). A verdict that
 changes with the root says the claim needs more seeds or a sharper check.
 
-Run it before a release; it takes a few minutes per root on 2 cores (start two processes
-on disjoint roots to use both).
+Run it before a release; at ci it takes a few minutes per root on 2 cores, at quick about
+ten (start two processes on disjoint roots to use both).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import sys
 import time
 
 from kpca_suite.suites import registry
+from kpca_suite.suites.claim import PROFILES
 from kpca_suite.suites.pipeline import evaluate
 from kpca_suite.suites.files import write_text
 
@@ -30,10 +31,10 @@ def under_root(claim, root: int):
     return claim if root == 0 else dataclasses.replace(claim, id=f"{claim.id}~root{root}", faults=())
 
 
-def verdict(claim, root: int) -> tuple:
-    """(status, summary) of ``claim`` under ``root`` at ci; "raised" when a cell raised."""
+def verdict(claim, root: int, profile: str = "ci") -> tuple:
+    """(status, summary) of ``claim`` under ``root`` at ``profile``; "raised" when a cell raised."""
     variant = under_root(claim, root)
-    ev = evaluate([variant], "ci", jobs=1)
+    ev = evaluate([variant], profile, jobs=1)
     v = ev.verdicts[variant.id]
     if ev.errors:
         return "raised", f"{v.summary} | {'; '.join(ev.errors)[:200]}"
@@ -43,6 +44,7 @@ def verdict(claim, root: int) -> tuple:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tests.decisiveness", description=__doc__.split("\n\n")[0])
     ap.add_argument("--roots", nargs="+", type=int, required=True, help="root seeds (0: the claim's own draw)")
+    ap.add_argument("--profile", default="ci", choices=PROFILES)
     ap.add_argument("--claims", nargs="+", metavar="ID", help="claim ids or papers (default: every claim)")
     ap.add_argument("--out", help="write the table (Markdown) to this file")
     args = ap.parse_args(argv)
@@ -51,7 +53,7 @@ def main(argv=None) -> int:
     for claim in claims:
         for root in args.roots:
             t0 = time.perf_counter()
-            status, summary = verdict(claim, root)
+            status, summary = verdict(claim, root, args.profile)
             rows.setdefault(claim.id, {})[root] = status
             print(f"{claim.id} root {root}: {status} ({time.perf_counter() - t0:.0f} s) {summary}", flush=True)
     lines = ["| claim | " + " | ".join(f"root {r}" for r in args.roots) + " | decides alike |",

@@ -17,7 +17,7 @@ from kpca_suite.suites.judging import AllOf, AllWithin, SlopeInBand
 from kpca_suite.suites.pipeline import evaluate
 from kpca_suite.suites.roles import EPS64
 from tests.variants.corpus import BY_NAME, FAMILIES
-from tests.variants.margins import limits
+from tests.variants.margins import bands, coverages, limits
 from tests.variants.run import margins
 
 
@@ -169,3 +169,11 @@ def test_a_value_that_is_not_finite_is_the_worst_margin_never_room():
     v = Verdict("fails", "", [], {"dev": math.nan, "gap": 1e-9, "n": 3}, {"dev_at_most": 1e-6, "gap_at_most": 1e-6},
                 claim="t")
     assert limits(v) == {"dev": (math.inf, 1e-6), "gap": (1e-9, 1e-6)}
+
+
+def test_a_bands_margin_is_the_least_room_of_the_ci_and_a_coverages_its_level():
+    v = Verdict("holds", "", [], {"slope": -0.5, "slope_ci_low": -0.55, "slope_ci_high": -0.48,
+                                  "flat_ci_low": math.nan, "flat_ci_high": 0.1, "cover": 0.97},
+                {"slope_band": [-0.6, -0.4], "flat_band": [-math.inf, 0.15], "cover_at_least": 0.9}, claim="t")
+    assert bands(v) == {"slope": (pytest.approx(0.05), (-0.6, -0.4)), "flat": (-math.inf, (-math.inf, 0.15))}
+    assert coverages(v) == {"cover": (0.97, 0.9)}

@@ -9,7 +9,10 @@ Usage, from the repository root::
 Runs each claim at ci (root 0) with its own estimator, with every variant of the corpus
 its role reaches (a claim without a role: its own estimator only) and with each of its planted faults (the cells the fault declares), and
 for each judged number with an upper limit (``<x>_at_most``) tables the worst correct value,
-the best faulty one and the room on each side (limit / worst correct, best faulty / limit).
+the best faulty one and the room on each side (limit / worst correct, best faulty / limit);
+for each slope band, in slope units, the least room a correct CI leaves inside the band and
+how far outside it the nearest failing fault's CI lies; for each coverage floor
+(``<x>_at_least``), the lowest correct coverage and the highest faulty one below the floor.
 A fault that leaves a number within its limit is caught by another check of the claim; its
 value is still shown.
 """
@@ -39,6 +42,67 @@ def limits(verdict) -> dict:
     return out
 
 
+def bands(verdict) -> dict:
+    """``{check: (room, band)}`` of the verdict's slope bands: the room, in slope units, from
+    the CI's ends to the band's nearest end (negative: the CI reaches out of the band; a CI
+    that is not finite has room -inf)."""
+    out = {}
+    for key, band in verdict.predicted.items():
+        if key.endswith("_band"):
+            name = key[:-len("_band")]
+            lo, hi = verdict.measured.get(f"{name}_ci_low"), verdict.measured.get(f"{name}_ci_high")
+            if isinstance(lo, (int, float)) and isinstance(hi, (int, float)):
+                room = min(lo - band[0], band[1] - hi)
+                out[name] = (room if math.isfinite(room) else -math.inf, tuple(band))
+    return out
+
+
+def coverages(verdict) -> dict:
+    """``{check: (value, level)}`` of the verdict's coverage floors (``<x>_at_least``)."""
+    out = {}
+    for key, level in verdict.predicted.items():
+        if key.endswith("_at_least") and isinstance(level, (int, float)):
+            value = verdict.measured.get(key[:-len("_at_least")])
+            if isinstance(value, (int, float)):
+                out[key[:-len("_at_least")]] = (float(value) if math.isfinite(value) else -math.inf, float(level))
+    return out
+
+
+def _threshold_row(claim, check, limit, correct, faulty) -> str:
+    # the worst correct value against its own run's limit (a float32 variant's is higher)
+    seen = [(value / lim if lim > 0 else value, value, lim, who) for who, v in correct.items()
+            for value, lim in [limits(v).get(check, (-math.inf, limit))]]
+    _, worst, worst_limit, who = max(seen)
+    caught = [(value, which) for which, v in faulty.items()
+              for value, lim in [limits(v).get(check, (-math.inf, limit))] if value > lim]
+    best, which = min(caught, default=(math.nan, "none: caught by other checks"))
+    below = f"x{worst_limit / worst:.3g}" if worst > 0 else "all <= 0"
+    above = f"x{best / limit:.3g}" if math.isfinite(best) and limit > 0 else "-"
+    shown = f"{limit:g}" + (f" ({worst_limit:g} for {who})" if worst_limit != limit else "")
+    return f"| {claim.id} | {check} | {shown} | {worst:.3g} ({who}) | {best:.3g} ({which}) | {below} | {above} |"
+
+
+def _band_row(claim, check, band, correct, faulty) -> str:
+    """Slope units: the least room of a correct CI inside the band; how far the nearest
+    failing fault's CI lies outside it."""
+    room, who = min((bands(v).get(check, (math.inf,))[0], w) for w, v in correct.items())
+    outside = [(-bands(v)[check][0], which) for which, v in faulty.items()
+               if check in bands(v) and bands(v)[check][0] < 0 and v.status == "fails"]
+    best, which = min(outside, default=(math.nan, "none: caught by other checks"))
+    shown = f"[{band[0]:+.3g}, {band[1]:+.3g}]"
+    return (f"| {claim.id} | {check} (slope) | {shown} | room {room:+.3f} ({who}) | {best:+.3f} outside ({which}) "
+            f"| {room:+.3f} | {best:+.3f} |")
+
+
+def _coverage_row(claim, check, level, correct, faulty) -> str:
+    value, who = min((coverages(v).get(check, (math.inf,))[0], w) for w, v in correct.items())
+    low = [(coverages(v)[check][0], which) for which, v in faulty.items()
+           if check in coverages(v) and coverages(v)[check][0] < level]
+    best, which = max(low, default=(math.nan, "none: caught by other checks"))
+    return (f"| {claim.id} | {check} (coverage) | >= {level:g} | {value:.3g} ({who}) | {best:.3g} ({which}) "
+            f"| {value - level:+.3g} | {level - best:+.3g} |")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tests.variants.margins", description=__doc__.split("\n\n")[0])
     ap.add_argument("--claims", nargs="+", metavar="ID",
@@ -56,19 +120,12 @@ def main(argv=None) -> int:
                 correct[var.name] = evaluate([run], "ci", jobs=1).verdicts[run.id]
         faulty = {f.name: evaluate([claim.with_fault(f.name)], "ci", jobs=1, keep=f.keep).verdicts[claim.id]
                   for f in claim.faults}
-        for check, (_, limit) in limits(correct["ours"]).items():
-            # the worst correct value against its own run's limit (a float32 variant's is higher)
-            seen = [(value / lim if lim > 0 else value, value, lim, who) for who, v in correct.items()
-                    for value, lim in [limits(v).get(check, (-math.inf, limit))]]
-            _, worst, worst_limit, who = max(seen)
-            caught = [(value, which) for which, v in faulty.items()
-                      for value, lim in [limits(v).get(check, (-math.inf, limit))] if value > lim]
-            best, which = min(caught, default=(math.nan, "none: caught by other checks"))
-            below = f"x{worst_limit / worst:.3g}" if worst > 0 else "all <= 0"
-            above = f"x{best / limit:.3g}" if math.isfinite(best) and limit > 0 else "-"
-            shown = f"{limit:g}" + (f" ({worst_limit:g} for {who})" if worst_limit != limit else "")
-            row = (f"| {claim.id} | {check} | {shown} | {worst:.3g} ({who}) | "
-                   f"{best:.3g} ({which}) | {below} | {above} |")
+        ours = correct["ours"]
+        rows = [_threshold_row(claim, check, limit, correct, faulty) for check, (_, limit) in limits(ours).items()]
+        rows += [_band_row(claim, check, band, correct, faulty) for check, (_, band) in bands(ours).items()]
+        rows += [_coverage_row(claim, check, level, correct, faulty)
+                 for check, (_, level) in coverages(ours).items()]
+        for row in rows:
             lines.append(row)
             print(row, flush=True)
     table = "\n".join(lines) + "\n"
