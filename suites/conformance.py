@@ -29,6 +29,7 @@ from typing import Callable, Optional
 
 from .adapters import ADAPTERS
 from .files import write_text
+from .report import STATUS_MARK
 from .fingerprint import identity, import_path
 from .roles import (NO_KERNEL, Estimator, EstimatorError, NoRole, NotOfRole, Unsupported, check_conforms,
                     declaration, factory_role_mismatch)
@@ -464,7 +465,7 @@ def na_summary(columns, rows) -> str:
     return text + "."
 
 
-MARK = {"holds": "✅ holds", "fails": "❌ fails", "inconclusive": "❔ inconclusive", "n/a": "n/a", "": "–"}
+MARK = {**STATUS_MARK, "": "–"}
 
 
 def implementations(estimators) -> list:

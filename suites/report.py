@@ -17,7 +17,9 @@ from typing import Optional
 from .files import write_text
 from .plots import band_text, fit_label, number, safe_name
 
-STATUS_MARK = {"holds": "✅ holds", "fails": "❌ fails", "inconclusive": "⚠️ inconclusive", "n/a": "n/a"}
+#: Text glyphs every common font has (an emoji check mark drew as an empty box in a browser with no
+#: emoji font, e.g. headless Chromium on a server).
+STATUS_MARK = {"holds": "✓ holds", "fails": "✗ fails", "inconclusive": "⚠ inconclusive", "n/a": "n/a"}
 
 
 #: suffixes of predicted keys that belong to the measured key before them, and how each reads

@@ -230,10 +230,10 @@ def test_conformance_writes_the_matrix(tmp_path):
     assert (out / overlay).is_file() and (out / overlay).with_suffix(".svg").is_file()
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert cells[1] == "kernel-approximation"
-    assert cells[2].startswith("[✅ holds") and cells[3].startswith("[✅ holds")  # declared, sklearn-rbf-tsvd
+    assert cells[2].startswith("[✓ holds") and cells[3].startswith("[✓ holds")  # declared, sklearn-rbf-tsvd
     assert cells[4] == "n/a · a claim about random-features, not nystrom"
     assert cells[5].startswith("n/a · ValueError: ours-rff is a feature map")
-    assert cells[6].startswith("[✅ holds")  # a user's factory beside scikit-learn's
+    assert cells[6].startswith("[✓ holds")  # a user's factory beside scikit-learn's
     fingerprint = resolve("mine=tests.external_estimators:rff").fingerprint
     assert f"- `mine`: tests.external_estimators:rff; code fingerprint {fingerprint}" in md
     assert (out / "conformance.html").exists()

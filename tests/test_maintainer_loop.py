@@ -80,7 +80,7 @@ def test_a_change_in_a_helper_beside_a_thin_factory_recomputes_through_run_check
             "--reuse", str(tmp_path / "none"), "--estimators", spec)
     first, first_c = _cli(*run, path=[lib]), _cli(*conf, path=[lib])
     assert first.returncode == 0 and _verdicts(first.stdout)[f"{claim}[mine]"][0] == "HOLDS", first.stderr
-    assert "| ✅ holds" in (tmp_path / "c" / "conformance.md").read_text() or "[✅ holds" in \
+    assert "| ✓ holds" in (tmp_path / "c" / "conformance.md").read_text() or "[✓ holds" in \
         (tmp_path / "c" / "conformance.md").read_text(), first_c.stderr
     (lib / "unrelated.py").write_text("X = 2\n")
     same = _cli(*run, path=[lib])
@@ -89,7 +89,7 @@ def test_a_change_in_a_helper_beside_a_thin_factory_recomputes_through_run_check
     again, again_c = _cli(*run, path=[lib]), _cli(*conf, path=[lib])
     assert "resumed" not in again.stderr and "came from other code" in again.stderr, again.stderr
     assert again.returncode == 1 and _verdicts(again.stdout)[f"{claim}[mine]"][0] == "FAILS"
-    assert "❌ fails" in (tmp_path / "c" / "conformance.md").read_text(), again_c.stderr
+    assert "✗ fails" in (tmp_path / "c" / "conformance.md").read_text(), again_c.stderr
     report = (tmp_path / "r" / "report.md").read_text()
     assert "rff_helper" in report and "module(s) hashed" in report  # the report says what was hashed
 
@@ -261,7 +261,7 @@ def test_an_in_sample_only_nystrom_gets_a_verdict_and_one_with_too_few_landmarks
     c = _cli("conformance", claim, "--profile", "ci", "--out", str(tmp_path / "c"), "--no-progress",
              "--reuse", str(tmp_path / "r"), "--estimators", "few=tests.maintainer_factories:in_sample_nystrom_few")
     assert c.returncode == 0 and "cell(s) taken from" in c.stderr, c.stderr  # the run's cells, same code
-    assert "❌ fails" in (tmp_path / "c" / "conformance.md").read_text()
+    assert "✗ fails" in (tmp_path / "c" / "conformance.md").read_text()
 
 
 def test_budgeted_false_is_not_exact():
