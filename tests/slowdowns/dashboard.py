@@ -174,6 +174,10 @@ def main(argv=None) -> int:
                     help="the pair whose verdict graph is shot")
     ap.add_argument("--pages", nargs="*", type=Path, default=[], help="HTML files to shoot as well")
     args = ap.parse_args(argv)
+    missing = [f"{tool} ({how})" for tool, how in (("chromium", "Debian: apt-get install chromium"),
+                                                   ("npm", "Node.js's package manager")) if shutil.which(tool) is None]
+    if missing:
+        ap.error("needs " + " and ".join(missing) + " on PATH")
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch:
         html = Path(scratch) / "html"
