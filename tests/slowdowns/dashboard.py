@@ -167,7 +167,7 @@ def graph_url(base: str, claim: str, implementation: str) -> str:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m tests.slowdowns.dashboard", description=__doc__.split("\n\n")[0])
     ap.add_argument("out", type=Path, help="folder for the screenshots")
     ap.add_argument("--html", type=Path, help="a published asv dashboard (default: publish this commit's)")
     ap.add_argument("--pair", nargs=2, default=PAIRS[1], metavar=("CLAIM", "IMPLEMENTATION"),
