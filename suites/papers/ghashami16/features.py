@@ -325,7 +325,9 @@ CLAIMS = [
                      "RNG, the worst), 0.95 (float32), 0.86 (orthogonal frequencies), 0.57 (cos/sin pairs); the scale "
                      "at most 0.021 (orthogonal). Margins: 1.4 is x1.37 above the worst correct level and x1.58 below "
                      "the repeated draws' 2.21; 0.05 is x2.4 above the worst correct scale and x10 below the missing "
-                     "sqrt 2"),
+                     "sqrt 2. The slope band's margins (python -m tests.variants.margins, ci, root 0): the correct "
+                     "variants' CIs end at least 0.132 inside [-1.1, -0.35] (legacy RNG), narrow-omega's CI lies "
+                     "0.403 outside"),
         faults=(Fault("narrow-omega", "omega ~ N(0, gamma I) instead of N(0, 2 gamma I): the features of another "
                       "kernel, so the error stops falling", {"rff": narrow_rff_map}, keep=_five_seeds),
                 Fault("repeated-draws", "a near miss: m/2 frequencies each used twice; unbiased, and the error "

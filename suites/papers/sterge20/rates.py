@@ -314,7 +314,10 @@ CLAIMS = [
                             "variants written outside (tests/variants, ci, root 0): 1.06 at worst (landmarks drawn "
                             "with replacement: fewer distinct ones), float32 and Cholesky whitening 1.05; the best "
                             "bug, rank l - 1, 1.44: room x1.08 below and x1.25 above, the bug's own (l + 1/2) / "
-                            "(l - 1/2) at the smallest l fixing how near it may come"),
+                            "(l - 1/2) at the smallest l fixing how near it may come. The slope band's margins (python -m tests.variants.margins, ci, root 0): "
+                            "correct CIs end at least 0.032 inside the slope's band (with replacement), rank-short's "
+                            "lies 0.011 outside it (its level, 1.44, is the decisive check); the ratio's slope: 0.059 "
+                            "inside +0.05 (float32), clustered 0.328 above"),
         faults=(Fault("clustered", "the m landmarks nearest x = 0 instead of uniform ones",
                       {"nystrom": clustered_nystrom}, keep=_three_seeds),
                 Fault("rank-short", "a near miss: rank l - 1 when asked for l (an off-by-one); R_C,l-1 / R_C,l = "
@@ -342,7 +345,11 @@ CLAIMS = [
                             "a sanity run (τ = 1/4, l = 12..17, 10 seeds): R_{C,l} slope -0.500, uniform "
                             "Nyström -0.515. The level 1.15 (was 1.5, which a rank l - 1 fit passed at every "
                             "l with R/R_C,l = e^τ = 1.28 and an unchanged slope): largest seed mean 1.048 at ci "
-                            "(seeds 0-4, l = 12) and 1.041 at quick (seeds 0-9), largest cell 1.070"),
+                            "(seeds 0-4, l = 12) and 1.041 at quick (seeds 0-9), largest cell 1.070. Correct "
+                            "variants written outside (tests/variants, ci, root 0): the level 1.05 at worst (with "
+                            "replacement), rank-short 1.35: room x1.10 below and x1.17 above. The slope band's margins (python -m tests.variants.margins, ci, root 0): "
+                            "correct CIs end at least 0.089 inside [-0.6, -0.35] (float32), short-budget's lies "
+                            "0.145 outside; the ratio's slope: 0.059 inside +0.05 (Cholesky), clustered 0.535 above"),
         faults=(Fault("clustered", "the m landmarks nearest x = 0 instead of uniform ones",
                       {"nystrom": clustered_nystrom}, keep=_three_seeds),
                 Fault("rank-short", "a near miss: rank l - 1 when asked for l (an off-by-one); R_C,l-1 / R_C,l = "
@@ -426,7 +433,8 @@ CLAIMS = [
                           reference="R_C", reference_label="exact R_C,l"),
         tolerance=Tolerance("holds when the CI lies above reference + 0.1",
                             "a sanity run (τ = 1/4, l = 12..17, 10 seeds): m = l gives slope -0.27 against "
-                            "-0.500 for R_{C,l}, R/R_{C,l} 5-7.6"),
+                            "-0.500 for R_{C,l}, R/R_{C,l} 5-7.6. The slope band's margins (python -m tests.variants.margins, ci, root 0): correct variants' CIs end at "
+                            "least 0.067 above -0.4 (with replacement); full-budget's lies 0.109 below it"),
         faults=(Fault("full-budget", "draws the rate-keeping m = n^θ ln n whatever m it is given: no stall",
                       {"nystrom": full_budget_nystrom}, keep=_three_seeds),),
     ),

@@ -212,7 +212,9 @@ CLAIMS = [
                             "at ci (n = 128..4096, seeds 0-9): centred RF-ERM -0.810 [-0.945, -0.647], scikit-learn's "
                             "RBFSampler + PCA -0.751 [-0.924, -0.566]; the band is the uncentred claim's (whose "
                             "evidence is the theorem's one-sided O~(1/sqrt n)); the centring faults stall at "
-                            "-0.036 (uncentred covariance) and -0.035 (uncentred scores)"),
+                            "-0.036 (uncentred covariance) and -0.035 (uncentred scores). The slope band's margins (python -m tests.variants.margins, ci, root 0): "
+                            "correct CIs end at least 0.238 below -0.45 (ours), the uncentred covariance's lies 0.432 "
+                            "above"),
         faults=CENTRING_FAULTS,
     ),
     Claim(
@@ -236,7 +238,8 @@ CLAIMS = [
                             "RBFSampler + IncrementalPCA -0.792 [-0.925, -0.652]; the band is the uncentred claim's; "
                             "the faults stall at -0.099 (uncentred Oja) and -0.066 (scores that keep the mean). The level "
                             "E_proj / E_batch against centred RF-ERM on the same features: seed means at most 4.7 "
-                            "(n = 2048); the faults 84-89"),
+                            "(n = 2048); the faults 84-89. The slope band's margins (python -m tests.variants.margins, ci, root 0): correct CIs end at "
+                            "least 0.413 below -0.45 (ours), the uncentred Oja's lies 0.392 above"),
         faults=(Fault("uncentred", "Oja on the uncentred features (ullah18.rate-oja's estimator) judged as "
                       "centred", {"rf-oja": rf_oja}, keep=fault_seeds),
                 Fault("uncentred-scores", "centred Oja whose transform adds the mean back: the scores keep it",
@@ -261,7 +264,9 @@ CLAIMS = [
                             "at ci (n = 128..4096, seeds 0-9): centred RF-ERM -0.058 [-0.138, -0.020], scikit-learn's "
                             "RBFSampler + PCA -0.060 [-0.105, -0.011]: the uncentred band [-0.1, +0.1] left both "
                             "inconclusive (at the smallest n the estimation error still falls); the growing-m fault "
-                            "measures -0.872 [-0.950, -0.790], and the rate claim's band is <= -0.45"),
+                            "measures -0.872 [-0.950, -0.790], and the rate claim's band is <= -0.45. The slope band's margins (python -m tests.variants.margins, ci, root 0): "
+                            "correct CIs end at least 0.060 inside [-0.2, +0.1] (RF features centred on the Gram), "
+                            "m-grows-with-n's lies 0.750 outside"),
         faults=(Fault("m-grows-with-n", "a centred RF-ERM that uses m = ⌈√n ln n⌉ features whatever m it is "
                       "given: the rate returns and the plateau claim must fail", {"rf-erm": growing_m_centred}, keep=fault_seeds),),
     ),
