@@ -82,12 +82,22 @@ def _threshold_row(claim, check, limit, correct, faulty) -> str:
     return f"| {claim.id} | {check} | {shown} | {worst:.3g} ({who}) | {best:.3g} ({which}) | {below} | {above} |"
 
 
+def gap(verdict, check) -> float:
+    """How far the CI of ``check`` lies outside its band, in slope units: the distance from the
+    band to the CI's nearer end (positive only when the whole CI is outside, as a failing
+    slope check needs; NaN when the verdict has no such CI)."""
+    lo, hi = verdict.measured.get(f"{check}_ci_low"), verdict.measured.get(f"{check}_ci_high")
+    band = verdict.predicted.get(f"{check}_band")
+    if band is None or not isinstance(lo, (int, float)) or not isinstance(hi, (int, float)):
+        return math.nan
+    return max(band[0] - hi, lo - band[1])
+
+
 def _band_row(claim, check, band, correct, faulty) -> str:
-    """Slope units: the least room of a correct CI inside the band; how far the nearest
-    failing fault's CI lies outside it."""
+    """Slope units: the least room of a correct CI inside the band; how far outside it the
+    CI of the nearest fault that the slope check fails lies."""
     room, who = min((bands(v).get(check, (math.inf,))[0], w) for w, v in correct.items())
-    outside = [(-bands(v)[check][0], which) for which, v in faulty.items()
-               if check in bands(v) and bands(v)[check][0] < 0 and v.status == "fails"]
+    outside = [(gap(v, check), which) for which, v in faulty.items() if gap(v, check) > 0]
     best, which = min(outside, default=(math.nan, "none: caught by other checks"))
     shown = f"[{band[0]:+.3g}, {band[1]:+.3g}]"
     return (f"| {claim.id} | {check} (slope) | {shown} | room {room:+.3f} ({who}) | {best:+.3f} outside ({which}) "

@@ -327,7 +327,7 @@ CLAIMS = [
                      "the repeated draws' 2.21; 0.05 is x2.4 above the worst correct scale and x10 below the missing "
                      "sqrt 2. The slope band's margins (python -m tests.variants.margins, ci, root 0): the correct "
                      "variants' CIs end at least 0.132 inside [-1.1, -0.35] (legacy RNG), narrow-omega's CI lies "
-                     "0.403 outside"),
+                     "0.343 outside"),
         faults=(Fault("narrow-omega", "omega ~ N(0, gamma I) instead of N(0, 2 gamma I): the features of another "
                       "kernel, so the error stops falling", {"rff": narrow_rff_map}, keep=_five_seeds),
                 Fault("repeated-draws", "a near miss: m/2 frequencies each used twice; unbiased, and the error "

@@ -119,8 +119,9 @@ CLAIMS = [
                             "4 of them inconclusive; with 20 seeds (roots 0-9): d = 1 -0.544 .. -0.473, CI ends -0.585 .. "
                             "-0.419; d = 2 -0.526 .. -0.471; d = 10 -0.525 .. -0.492; all inside the band. The slope "
                             "band's margins (python -m tests.variants.margins, ci, root 0): the correct variants' CIs end at least 0.072 inside it (d = 1, cos/sin pairs; 0.096, "
-                            "0.126 and 0.120 at d = 2, 10, 100); the constant-norm fault's CI lies 0.352, 0.346, "
-                            "0.323 outside at d = 1, 2, 10 and 0.003 at d = 100, where it is nearly unbiased"),
+                            "0.126 and 0.120 at d = 2, 10, 100); the constant-norm fault's CI lies 0.351, 0.346, "
+                            "0.305 outside at d = 1, 2, 10; at d = 100, where it is nearly unbiased, it reaches into "
+                            "the band ([-0.399, -0.347])"),
         faults=(Fault("constant-norm", "orthogonal frequencies all of length sqrt(2 gamma d) instead of "
                       "chi-distributed norms: unbiased only as d grows", {"rff": constant_norm_orthogonal},
                       keep=_two_seeds),),

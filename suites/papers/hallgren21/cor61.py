@@ -184,7 +184,7 @@ COR61_CENTRED = Claim(
                         "and the slope carries the claim; an uncentred fit stalls at +0.008. The slope band's margins (python -m tests.variants.margins, ci, root 0): "
                         "the CI of every correct implementation ends 0.013 inside -0.35 (ours, ARPACK and randomized SVD "
                         "alike: the same spectrum), so the band's upper end is this claim's closest margin; its "
-                        "decisiveness under roots 0-9 is what holds it"),
+                        "decisiveness under roots 0-9 is what holds it; an uncentred fit's CI lies 0.346 outside"),
     faults=(Fault("uncentred", "an exact KPCA that does not centre: the variances of its uncentred scores",
                   {"kpca": uncentred_kpca}),
             Fault("bound-off-by-10%", "the bound 10% larger than stated (a wrong constant, which coverage 1.0 "

@@ -213,7 +213,7 @@ CLAIMS = [
                             "RBFSampler + PCA -0.751 [-0.924, -0.566]; the band is the uncentred claim's (whose "
                             "evidence is the theorem's one-sided O~(1/sqrt n)); the centring faults stall at "
                             "-0.036 (uncentred covariance) and -0.035 (uncentred scores). The slope band's margins (python -m tests.variants.margins, ci, root 0): "
-                            "correct CIs end at least 0.238 below -0.45 (ours), the uncentred covariance's lies 0.432 "
+                            "correct CIs end at least 0.238 below -0.45 (ours), the uncentred scores' lies 0.382 "
                             "above"),
         faults=CENTRING_FAULTS,
     ),
@@ -239,7 +239,7 @@ CLAIMS = [
                             "the faults stall at -0.099 (uncentred Oja) and -0.066 (scores that keep the mean). The level "
                             "E_proj / E_batch against centred RF-ERM on the same features: seed means at most 4.7 "
                             "(n = 2048); the faults 84-89. The slope band's margins (python -m tests.variants.margins, ci, root 0): correct CIs end at "
-                            "least 0.413 below -0.45 (ours), the uncentred Oja's lies 0.392 above"),
+                            "least 0.413 below -0.45 (ours), the uncentred Oja's lies 0.308 above"),
         faults=(Fault("uncentred", "Oja on the uncentred features (ullah18.rate-oja's estimator) judged as "
                       "centred", {"rf-oja": rf_oja}, keep=fault_seeds),
                 Fault("uncentred-scores", "centred Oja whose transform adds the mean back: the scores keep it",
@@ -266,7 +266,7 @@ CLAIMS = [
                             "inconclusive (at the smallest n the estimation error still falls); the growing-m fault "
                             "measures -0.872 [-0.950, -0.790], and the rate claim's band is <= -0.45. The slope band's margins (python -m tests.variants.margins, ci, root 0): "
                             "correct CIs end at least 0.060 inside [-0.2, +0.1] (RF features centred on the Gram), "
-                            "m-grows-with-n's lies 0.750 outside"),
+                            "m-grows-with-n's lies 0.590 outside"),
         faults=(Fault("m-grows-with-n", "a centred RF-ERM that uses m = ⌈√n ln n⌉ features whatever m it is "
                       "given: the rate returns and the plateau claim must fail", {"rf-erm": growing_m_centred}, keep=fault_seeds),),
     ),
