@@ -177,3 +177,18 @@ def test_a_bands_margin_is_the_least_room_of_the_ci_and_a_coverages_its_level():
                 {"slope_band": [-0.6, -0.4], "flat_band": [-math.inf, 0.15], "cover_at_least": 0.9}, claim="t")
     assert bands(v) == {"slope": (pytest.approx(0.05), (-0.6, -0.4)), "flat": (-math.inf, (-math.inf, 0.15))}
     assert coverages(v) == {"cover": (0.97, 0.9)}
+
+
+def test_a_correct_run_that_lost_a_check_is_its_worst_margin_not_room():
+    """A variant whose verdict failed before a check (a NaN metric, a crash) has no number for
+    it: the margins table names it as the worst correct run of that check."""
+    from tests.variants.margins import _band_row, _coverage_row, _threshold_row
+    from kpca_suite.suites import registry
+    claim = registry.get("sterge20.cor42-poly")
+    ours = Verdict("holds", "", [], {"ratio": 1.05, "slope_ci_low": -0.25, "slope_ci_high": -0.22, "cover": 0.95},
+                   {"ratio_at_most": 1.15, "slope_band": [-0.28, -0.18], "cover_at_least": 0.9}, claim="t")
+    lost = Verdict("fails", "nonfinite", [], {"n": 3}, {}, claim="t")
+    correct = {"ours": ours, "broken-early": lost}
+    assert "inf (broken-early)" in _threshold_row(claim, "ratio", 1.15, correct, {})
+    assert "room -inf (broken-early)" in _band_row(claim, "slope", (-0.28, -0.18), correct, {})
+    assert "-inf (broken-early)" in _coverage_row(claim, "cover", 0.9, correct, {})

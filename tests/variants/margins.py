@@ -70,8 +70,9 @@ def coverages(verdict) -> dict:
 
 def _threshold_row(claim, check, limit, correct, faulty) -> str:
     # the worst correct value against its own run's limit (a float32 variant's is higher)
+    # a correct run whose verdict lacks the check (it failed before it: a NaN, a crash) is the worst, never room
     seen = [(value / lim if lim > 0 else value, value, lim, who) for who, v in correct.items()
-            for value, lim in [limits(v).get(check, (-math.inf, limit))]]
+            for value, lim in [limits(v).get(check, (math.inf, limit))]]
     _, worst, worst_limit, who = max(seen)
     caught = [(value, which) for which, v in faulty.items()
               for value, lim in [limits(v).get(check, (-math.inf, limit))] if value > lim]
@@ -96,7 +97,7 @@ def gap(verdict, check) -> float:
 def _band_row(claim, check, band, correct, faulty) -> str:
     """Slope units: the least room of a correct CI inside the band; how far outside it the
     CI of the nearest fault that the slope check fails lies."""
-    room, who = min((bands(v).get(check, (math.inf,))[0], w) for w, v in correct.items())
+    room, who = min((bands(v).get(check, (-math.inf,))[0], w) for w, v in correct.items())  # missing: worst
     outside = [(gap(v, check), which) for which, v in faulty.items() if gap(v, check) > 0]
     best, which = min(outside, default=(math.nan, "none: caught by other checks"))
     shown = f"[{band[0]:+.3g}, {band[1]:+.3g}]"
@@ -105,7 +106,7 @@ def _band_row(claim, check, band, correct, faulty) -> str:
 
 
 def _coverage_row(claim, check, level, correct, faulty) -> str:
-    value, who = min((coverages(v).get(check, (math.inf,))[0], w) for w, v in correct.items())
+    value, who = min((coverages(v).get(check, (-math.inf,))[0], w) for w, v in correct.items())  # missing: worst
     low = [(coverages(v)[check][0], which) for which, v in faulty.items()
            if check in coverages(v) and coverages(v)[check][0] < level]
     best, which = max(low, default=(math.nan, "none: caught by other checks"))
