@@ -220,9 +220,11 @@ VERDICT_STATUSES = (*STATUSES, "n/a")
 @dataclass
 class Verdict(Outcome):
     """The outcome of one claim, with the claim's id; its status is one of
-    :data:`VERDICT_STATUSES`."""
+    :data:`VERDICT_STATUSES`. ``seeds`` is ``(N, M)`` for a claim judged in looks
+    (:mod:`suites.pipeline`): decided on its first N of M seeds; () otherwise."""
 
     claim: str = ""
+    seeds: tuple = ()
 
     def __post_init__(self):
         if self.status not in VERDICT_STATUSES:

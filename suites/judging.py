@@ -24,11 +24,22 @@ the sweep.
 
 Statuses combine as: ``fails`` if any part fails, ``holds`` if all hold, else
 ``inconclusive``. A slope whose CI straddles its band is ``inconclusive``.
+
+Interim looks (:func:`interim_look`, run by :mod:`suites.pipeline`): a claim judged by
+recipes only is judged first on a prefix of its seeds, and stops there when that look
+settles it. At an interim look every recipe judges at :data:`INTERIM_LEVEL`: a CI over S
+seeds is widened by :func:`interim_widening`, a binomial test uses
+``1 - INTERIM_LEVEL``, and a status that a prefix cannot settle (every cell under a
+threshold while cells are still to come; a point estimate such as a seed mean) reads
+``inconclusive``: the next look decides. The final look, on every seed, judges at the
+nominal level as if no look had been taken.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Sequence, Union
 
 import numpy as np
@@ -117,6 +128,103 @@ def cellwise_rule(rule):
     return part() if callable(part) else None
 
 
+# ---------------------------------------------------------------------- interim looks
+
+#: The two-sided level of an interim look. Each interim look can turn a verdict the final
+#: look would give at most 1 - INTERIM_LEVEL = 0.2% of the time (0.1% per side), and the
+#: final look keeps its nominal 95%: over the two interim looks of a claim the error is at
+#: most 0.4% above the final look's (a Bonferroni sum over the looks; Haybittle and Peto's
+#: rule of a strict level at interim looks and the nominal one at the last).
+INTERIM_LEVEL = 0.998
+
+_INTERIM: ContextVar = ContextVar("interim", default=False)
+
+
+@contextmanager
+def interim_look(interim: bool = True):
+    """Judge inside this block as at an interim look (see the module docstring), or as
+    at the final look with ``interim=False``."""
+    token = _INTERIM.set(interim)
+    try:
+        yield
+    finally:
+        _INTERIM.reset(token)
+
+
+def interim() -> bool:
+    """True inside :func:`interim_look`."""
+    return _INTERIM.get()
+
+
+def interim_widening(seeds: int) -> float:
+    """The factor that turns a percentile-bootstrap 95% half-width over ``seeds`` seeds
+    into a half-width at :data:`INTERIM_LEVEL`:
+
+    .. math::  k(S) = t_{S-1}(1 - a/2)\\,\\sqrt{S / (S - 1)} \\,/\\, z_{0.975},
+               \\quad a = 1 - \\mathrm{INTERIM\\_LEVEL}.
+
+    The bootstrap's half-width is about z_{0.975} sd_ML / sqrt(S), sd_ML the spread of the
+    seeds with divisor S; a half-width at level 1 - a that holds over few seeds is
+    t_{S-1}(1 - a/2) sd / sqrt(S), sd with divisor S - 1 (Student's t, since the spread is
+    itself estimated from S seeds). k(5) = 4.09, k(10) = 2.31, k(25) = 1.81."""
+    if seeds < 2:
+        raise ValueError(f"an interim look needs at least 2 seeds, got {seeds}")
+    from scipy.stats import norm, t  # about a second to import: only when judging
+
+    a = 1.0 - INTERIM_LEVEL
+    return float(t.ppf(1 - a / 2, seeds - 1) * np.sqrt(seeds / (seeds - 1)) / norm.ppf(0.975))
+
+
+def at_look(point: float, ci: tuple, seeds: int) -> tuple:
+    """``ci`` (a 95% CI around ``point`` over ``seeds`` seeds) as the look judges it:
+    itself at the final look, widened by :func:`interim_widening` at an interim one."""
+    if not interim():
+        return tuple(ci)
+    k = interim_widening(seeds)
+    return (point - k * (point - ci[0]), point + k * (ci[1] - point))
+
+
+def settled(outcome: Outcome, holds: bool = False) -> Outcome:
+    """``outcome`` as an interim look reads it: a ``holds`` that a prefix of the seeds
+    cannot settle (``holds`` false: a threshold every cell must meet, a point estimate)
+    reads ``inconclusive``. A ``fails`` is kept: the rules call this only where a failure
+    on a prefix stands (a cell over its threshold stays over it)."""
+    if interim() and outcome.status == "holds" and not holds:
+        outcome.status = "inconclusive"
+        outcome.summary += " (so far: every seed must be in)"
+    return outcome
+
+
+def unsettled(outcome: Outcome) -> Outcome:
+    """A point-estimate rule at an interim look: neither status is settled by a prefix."""
+    if interim() and outcome.status != "inconclusive":
+        outcome.status = "inconclusive"
+        outcome.summary += " (a point estimate: judged on every seed)"
+    return outcome
+
+
+def takes_looks(rule) -> bool:
+    """Whether ``rule`` may be judged at interim looks: a recipe of this module (they
+    all say how), through its combinators; a claim's own judge function may not."""
+    part = getattr(rule, "looks", None)
+    return bool(part()) if callable(part) else False
+
+
+def _recipe(self) -> bool:
+    """``looks`` of a leaf recipe: it judges at interim looks (:func:`takes_looks`)."""
+    return True
+
+
+def _alpha(alpha: float) -> float:
+    """A test's level ``alpha`` as the look judges it: at most 1 - INTERIM_LEVEL at an interim look."""
+    return min(alpha, 1.0 - INTERIM_LEVEL) if interim() else alpha
+
+
+def _level(seeds: int) -> str:
+    """What a summary says of an interim CI ("" at the final look)."""
+    return f" (interim look: {INTERIM_LEVEL:.1%} over {seeds} seeds)" if interim() else ""
+
+
 # ---------------------------------------------------------------------- recipes
 
 def detectable(fit, band) -> list:
@@ -167,6 +275,8 @@ class SlopeInBand:
     reference_label: str = "exact reference curve"
     impossible: Optional[tuple] = None
 
+    looks = _recipe
+
     @property
     def reads(self) -> frozenset:
         return frozenset(m for m in (self.metric, self.reference) if m is not None)
@@ -189,13 +299,14 @@ class SlopeInBand:
                                                       ylabel=self.ylabel)],
                                {f"{self.name}_impossible_min": worst}, {f"{self.name}_floor": floor})
         fit = fit_loglog(x, Y)
+        fit = replace(fit, ci=at_look(fit.slope, fit.ci, Y.shape[1]))
         predicted, ref = self.predicted, None
         if self.reference is not None:
             _, Yr = collect(results, self.reference, self.method, key)
             predicted, ref = reference_slope(x, Yr)
         band = self.band(predicted) if callable(self.band) else tuple(self.band)
         status = verdict_from_ci(fit.ci, band)
-        summary = f"{self.name} {fmt_ci(fit)} vs band {fmt_band(band)}"
+        summary = f"{self.name} {fmt_ci(fit)}{_level(Y.shape[1])} vs band {fmt_band(band)}"
         detects = detectable(fit, band)
         if self.reference is not None:
             summary += f" (reference slope {predicted:+.3f})"
@@ -234,6 +345,8 @@ class AllWithin:
     per_eps: Optional[float] = None
     hint: str = ""
 
+    looks = _recipe
+
     @property
     def reads(self) -> frozenset:
         return frozenset(self.metrics or ()) | ({"eps"} if self.per_eps is not None else set())
@@ -266,7 +379,8 @@ class AllWithin:
         else:
             what = keys[0] if len(keys) == 1 else f"{len(keys)} checks"
             summary = f"{what} <= {limit:g}{unit} (worst {max(worst.values()):.1e}){precision}"
-        return Outcome("fails" if bad else "holds", summary, [], worst, {f"{k}_at_most": limit for k in keys})
+        return settled(Outcome("fails" if bad else "holds", summary, [], worst,
+                               {f"{k}_at_most": limit for k in keys}))
 
 
 @dataclass(frozen=True)
@@ -283,6 +397,8 @@ class UnderBound:
     bound_label: str
     ylabel: str = "metric"
     name: str = "bound"
+
+    looks = _recipe
 
     @property
     def reads(self) -> frozenset:
@@ -308,10 +424,10 @@ class UnderBound:
                   ylabel=self.ylabel)
         summary = (f"{self.metric} <= {self.bound_label} in {len(value) - violations}/{len(value)} cells "
                    f"(worst excess {worst:.2g}, median slack bound/{self.metric} {slack:.3g})")
-        return Outcome("fails" if violations else "holds", summary, [fit],
-                       {f"{self.name}_excess": worst, f"{self.name}_violations": violations,
-                        f"{self.name}_median_slack": slack},
-                       {f"{self.name}_excess_at_most": 0.0})
+        return settled(Outcome("fails" if violations else "holds", summary, [fit],
+                               {f"{self.name}_excess": worst, f"{self.name}_violations": violations,
+                                f"{self.name}_median_slack": slack},
+                               {f"{self.name}_excess_at_most": 0.0}))
 
 
 @dataclass(frozen=True)
@@ -331,6 +447,8 @@ class CoverageAtLeast:
     name: str = "coverage"
     method: Optional[str] = None
 
+    looks = _recipe
+
     @property
     def reads(self) -> frozenset:
         return frozenset((self.covered,))
@@ -346,11 +464,11 @@ class CoverageAtLeast:
         from scipy.stats import binom  # about a second to import: only when judging
 
         p = float(binom.sf(v - 1, N, 1.0 - self.level)) if v else 1.0
-        status = "fails" if p < self.alpha else "holds"
+        status = "fails" if p < _alpha(self.alpha) else "holds"
         summary = (f"{self.name} {1 - v / N:.3f} ({v}/{N} violations; binomial p = {p:.3g} "
                    f"at level {self.level:g})")
-        return Outcome(status, summary, [], {self.name: 1 - v / N, f"{self.name}_violations": v,
-                                             f"{self.name}_p": p}, {f"{self.name}_at_least": self.level})
+        return settled(Outcome(status, summary, [], {self.name: 1 - v / N, f"{self.name}_violations": v,
+                                                     f"{self.name}_p": p}, {f"{self.name}_at_least": self.level}))
 
 
 @dataclass(frozen=True)
@@ -363,6 +481,8 @@ class OrderingHolds:
     methods: tuple
     tol: float = 0.0
     name: str = "order"
+
+    looks = _recipe
 
     @property
     def reads(self) -> frozenset:
@@ -384,8 +504,8 @@ class OrderingHolds:
             worst = max(worst, max((b - a) / scale for a, b in zip(vals, vals[1:])))
         status = "holds" if worst <= self.tol else "fails"
         summary = f"{' >= '.join(self.methods)} at {len(sizes)} size(s): worst excess {worst:.2e} (<= {self.tol:g})"
-        return Outcome(status, summary, [], {f"{self.name}_worst_excess": float(worst)},
-                       {f"{self.name}_excess_at_most": self.tol})
+        return unsettled(Outcome(status, summary, [], {f"{self.name}_worst_excess": float(worst)},
+                                 {f"{self.name}_excess_at_most": self.tol}))
 
 
 @dataclass(frozen=True)
@@ -398,6 +518,8 @@ class CurvesClose:
     b: str
     tol: float
     name: str = "gap"
+
+    looks = _recipe
 
     @property
     def reads(self) -> frozenset:
@@ -413,8 +535,8 @@ class CurvesClose:
         common = sorted(set(ma) & set(mb))
         gap = max(abs(ma[x] - mb[x]) for x in common)
         status = "holds" if gap <= self.tol else "fails"
-        return Outcome(status, f"max |{self.a} - {self.b}| of {self.metric} {gap:.3g} (<= {self.tol:g})", [],
-                       {f"{self.name}_max": float(gap)}, {f"{self.name}_at_most": self.tol})
+        return unsettled(Outcome(status, f"max |{self.a} - {self.b}| of {self.metric} {gap:.3g} (<= {self.tol:g})",
+                                 [], {f"{self.name}_max": float(gap)}, {f"{self.name}_at_most": self.tol}))
 
 
 @dataclass(frozen=True)
@@ -436,6 +558,8 @@ class MeanAtMost:
     min_x: Optional[float] = None
     hint: str = ""  # appended to a failing summary: what correct implementations read, the usual causes
 
+    looks = _recipe
+
     @property
     def reads(self) -> frozenset:
         return frozenset((self.metric,))
@@ -450,7 +574,7 @@ class MeanAtMost:
             values = np.array([r.metrics[self.metric] for r in results], dtype=float)
             worst = float(np.mean(values))  # NaN propagates, and fails
             key = self.name or f"mean_{self.metric}"
-            return Outcome("holds" if worst <= self.tol else "fails",
+            return Outcome(self._status(worst, [values]),
                            f"mean {self.what} {_num(worst)} over {len(values)} cells (<= {self.tol:g})"
                            + self._hint(worst), [], {key: worst}, {f"{key}_at_most": self.tol})
         key = (lambda c: c.n) if self.x == "n" else (lambda c: c.p[self.x])
@@ -460,10 +584,28 @@ class MeanAtMost:
         means = np.nanmean(Y, axis=1)
         worst = float(np.nanmax(means))
         key = self.name or f"max_mean_{self.metric}"
-        return Outcome("holds" if worst <= self.tol else "fails",
+        return Outcome(self._status(worst, [row[np.isfinite(row)] for row in Y]),
                        f"max mean {self.what} {_num(worst)} at {self.x} = {xs[int(np.nanargmax(means))]:g} "
                        f"(<= {self.tol:g})" + self._hint(worst),
                        [], {key: worst}, {f"{key}_at_most": self.tol})
+
+    def _status(self, worst: float, groups) -> str:
+        """holds when the largest mean is at most ``tol``. At an interim look, each group's
+        mean m over its k values gets the t interval m -+ t_{k-1}(1 - a/2) sd / sqrt(k),
+        a = 1 - INTERIM_LEVEL: the rule fails when some interval lies above ``tol``, holds
+        when every one lies at or below it, and is inconclusive otherwise."""
+        if not interim():
+            return "holds" if worst <= self.tol else "fails"
+        from scipy.stats import t  # about a second to import: only when judging
+
+        ends = []
+        for g in groups:
+            half = (t.ppf(1 - (1 - INTERIM_LEVEL) / 2, len(g) - 1) * np.std(g, ddof=1) / np.sqrt(len(g))
+                    if len(g) > 1 else np.inf)
+            ends.append((np.mean(g) - half, np.mean(g) + half))
+        if any(lo > self.tol for lo, _ in ends):
+            return "fails"
+        return "holds" if all(hi <= self.tol for _, hi in ends) else "inconclusive"
 
     def _hint(self, worst: float) -> str:
         return f" [{self.hint}]" if self.hint and not worst <= self.tol else ""
@@ -486,6 +628,9 @@ class Where:
         inner = cellwise_rule(self.rule)
         return None if inner is None else Where(self.name, self.value, inner)
 
+    def looks(self) -> bool:
+        return takes_looks(self.rule)
+
     def __call__(self, results, profile) -> Outcome:
         return self.rule([r for r in results if r.cell.p.get(self.name) == self.value], profile)
 
@@ -507,6 +652,9 @@ class AllOf:
     def cellwise(self):
         inner = [c for c in map(cellwise_rule, self.rules) if c is not None]
         return AllOf(*inner) if inner else None
+
+    def looks(self) -> bool:
+        return all(map(takes_looks, self.rules))
 
     def __call__(self, results, profile) -> Outcome:
         outs = [rule(results, profile) for rule in self.rules]
@@ -542,6 +690,8 @@ class SlopeDifference:
     ylabel: str = "metric"
     name: str = "slope_difference"
 
+    looks = _recipe
+
     @property
     def reads(self) -> frozenset:
         return frozenset((self.a, self.b))
@@ -555,6 +705,7 @@ class SlopeDifference:
         for metric, label, pred in zip((self.a, self.b), self.labels, self.predicted):
             x, Y = collect(results, metric, key=key)
             fit = fit_loglog(x, Y)
+            fit = replace(fit, ci=at_look(fit.slope, fit.ci, Y.shape[1]))
             fits.append(fit)
             drawn.append(Fit(label, x, Y, fit.slope, fit.ci, fit.intercept, predicted=pred, xlabel=self.x,
                              ylabel=self.ylabel))
@@ -589,6 +740,9 @@ class WithErratum:
     def cellwise(self):
         return cellwise_rule(self.rule)
 
+    def looks(self) -> bool:
+        return takes_looks(self.rule)
+
     def __call__(self, results, profile) -> Outcome:
         out = self.rule(results, profile)
         rows = [r for r in results if self.only is None or r.cell.p.get(self.only[0]) == self.only[1]]
@@ -622,10 +776,13 @@ class WhereExposed:
         inner = cellwise_rule(self.rule)
         return None if inner is None else WhereExposed(self.metric, inner, self.why)
 
+    def looks(self) -> bool:
+        return takes_looks(self.rule)
+
     def __call__(self, results, profile) -> Outcome:
         kept = [r for r in results if np.isfinite(r.metrics[self.metric])]
         if not kept:
-            return Outcome("holds", f"{self.metric}: not judged ({self.why})", [], {}, {})
+            return settled(Outcome("holds", f"{self.metric}: not judged ({self.why})", [], {}, {}))
         return self.rule(kept, profile)
 
 
@@ -640,6 +797,13 @@ def ratio_ci(Y, Yb, n_boot: int = 2000, random_state=0) -> tuple:
     boot = Y[idx].mean(axis=1) / Yb[idx].mean(axis=1)
     lo, hi = np.percentile(boot, [2.5, 97.5])
     return float(Y.mean() / Yb.mean()), float(lo), float(hi)
+
+
+def _ratio_at_look(Y, Yb, n_boot: int) -> tuple:
+    """:func:`ratio_ci` with its CI as the look judges it (:func:`at_look`, over the seeds
+    where both are finite)."""
+    r, lo, hi = ratio_ci(Y, Yb, n_boot)
+    return (r, *at_look(r, (lo, hi), int(np.sum(np.isfinite(Y) & np.isfinite(Yb)))))
 
 
 def _effect(cls, r, lo, hi) -> str:
@@ -703,6 +867,8 @@ class NoWorseThanBaseline:
     methods: tuple = ()
     n_boot: int = 2000
 
+    looks = _recipe
+
     @property
     def reads(self) -> frozenset:
         return frozenset((self.metric,))
@@ -726,10 +892,10 @@ class NoWorseThanBaseline:
                 j = int(np.argmax(steps >= 1))
                 falls.append(f"{s} does not fall from {self.x} = {x[j]:g} to {x[j + 1]:g} "
                              f"(mean {mean[j]:.4g} -> {mean[j + 1]:.4g})")
-                parts.append("fails")
+                parts.append("inconclusive" if interim() else "fails")  # a point estimate: every seed
             if s == self.base:
                 continue
-            stats = [ratio_ci(Y[j], Yb[j], self.n_boot) for j in range(len(x))]
+            stats = [_ratio_at_look(Y[j], Yb[j], self.n_boot) for j in range(len(x))]
             stats_of[s] = stats
             measured[f"{s}_best_ratio"] = min(r for r, _, _ in stats)
             measured[f"{s}_max_lower_ci"] = max(lo for _, lo, _ in stats)
@@ -742,8 +908,8 @@ class NoWorseThanBaseline:
             s, xj, (r, lo, hi) = worst
             head += (f"; largest lower CI end of {self.metric}/{self.metric}_{self.base}: {s} at {self.x} = {xj}, "
                      f"{r:.3f} [{lo:.3f}, {hi:.3f}] (fails above {1 + self.margin:.2f})")
-        return Outcome(combine(parts), head + ". " + ". ".join(texts), [], measured,
-                       {"max_lower_ci_at_most": 1 + self.margin, "max_step_below": 1.0})
+        return settled(Outcome(combine(parts), head + ". " + ". ".join(texts), [], measured,
+                               {"max_lower_ci_at_most": 1 + self.margin, "max_step_below": 1.0}))
 
 
 @dataclass(frozen=True)
@@ -766,6 +932,8 @@ class ProbableBound:
     alpha: float = 0.01
     name: str = "bound"
 
+    looks = _recipe
+
     @property
     def reads(self) -> frozenset:
         return frozenset(m for m in (self.metric, self.bound, self.ceiling) if m is not None)
@@ -782,7 +950,7 @@ class ProbableBound:
         p = float(binom.sf(v - 1, len(value), self.delta)) if v else 1.0
         informative = len(value) if self.ceiling is None else int(np.sum(
             bound < np.array([r.metrics[self.ceiling] for r in results], dtype=float)))
-        status = "fails" if p < self.alpha else "inconclusive" if informative == 0 else "holds"
+        status = "fails" if p < _alpha(self.alpha) else "inconclusive" if informative == 0 else "holds"
         slack = float(np.median(bound / value))
         x, Y = collect(results, self.metric)
         _, B = collect(results, self.bound)
@@ -791,10 +959,10 @@ class ProbableBound:
         summary = (f"{self.metric} > {self.bound_label} in {v}/{len(value)} cells (binomial p = {p:.3g} at rate "
                    f"{self.delta:g}); median slack bound/{self.metric} {slack:.3g}"
                    + (f"; non-vacuous (< {self.ceiling}) in {informative}/{len(value)} cells" if self.ceiling else ""))
-        return Outcome(status, summary, [fit],
-                       {f"{self.name}_violations": v, f"{self.name}_p": p, f"{self.name}_median_slack": slack,
-                        f"{self.name}_nonvacuous_cells": informative},
-                       {f"{self.name}_violation_rate_at_most": self.delta})
+        return settled(Outcome(status, summary, [fit],
+                               {f"{self.name}_violations": v, f"{self.name}_p": p, f"{self.name}_median_slack": slack,
+                                f"{self.name}_nonvacuous_cells": informative},
+                               {f"{self.name}_violation_rate_at_most": self.delta}))
 
 
 @dataclass(frozen=True)
@@ -810,6 +978,9 @@ class ForEachMethod:
     @property
     def reads(self) -> frozenset:
         return frozenset().union(*(judged_metrics(self.rule_for(m)) for m in self.methods))
+
+    def looks(self) -> bool:
+        return bool(self.methods) and all(takes_looks(self.rule_for(m)) for m in self.methods)
 
     def __call__(self, results, profile) -> Outcome:
         present = list(dict.fromkeys(r.cell.method for r in results))

@@ -11,6 +11,16 @@ evaluate(claims, profile, store, executor) -> Evaluation
        sweep is missing (it raised, now or in an earlier run) the verdict is
        ``inconclusive`` and names the missing cells; a judge that raises gives
        ``inconclusive`` and an error.
+
+Sequential seeds. A claim judged by recipes (:func:`judging.takes_looks`) spends its
+seeds in looks (:func:`seed_looks`): its cells of the first quarter of its seeds, then
+of the first half, then all of them, steps 1 and 3 after each. An interim look judges at
+:data:`judging.INTERIM_LEVEL` and the claim stops as soon as a look settles it (a
+planted fault stops at its first decisive failure); a claim in doubt gets every seed and
+is judged as if no look had been taken. A look reads the cells of its seeds only, so
+the decision depends on the cells alone, never on what else the store holds or on the
+order the cells ended in. Its verdict says after how many seeds it was decided, and the
+store keeps that in its meta (``decided <claim> <profile>``).
 """
 
 from __future__ import annotations
@@ -25,7 +35,7 @@ from pathlib import Path
 from typing import Optional
 
 from .claim import Verdict
-from .judging import cellwise_rule
+from .judging import cellwise_rule, interim_look, takes_looks
 from .runner import run_sweep
 from .store import MemoryStore
 
@@ -104,6 +114,34 @@ def judge_claim(claim, results: list, wanted: Optional[set], profile: str, defec
             (msg, traceback.format_exc())
 
 
+#: The interim looks, as fractions of a claim's seeds; the last look takes every seed.
+LOOK_FRACTIONS = (0.25, 0.5)
+#: The fewest seeds an interim look is taken on: below it the spread of the seeds says
+#: too little (the widening of a CI over 4 seeds would be 6x).
+MIN_LOOK_SEEDS = 5
+
+
+def seed_looks(claim, cells) -> list:
+    """The looks of ``claim`` over ``cells``: a list of seed sets, the last one every seed
+    of the cells. Interim looks take the first ceil(f S) of the S distinct seeds (sorted)
+    for f in :data:`LOOK_FRACTIONS`, those with at least :data:`MIN_LOOK_SEEDS` seeds and
+    fewer than S; a claim with a judge of its own, or no cells, gets one look."""
+    seeds = sorted({c.seed for c in cells})
+    if not cells or not takes_looks(claim.judge):
+        return [frozenset(seeds)]
+    cuts = sorted({math.ceil(f * len(seeds)) for f in LOOK_FRACTIONS} - {len(seeds)})
+    return [frozenset(seeds[:k]) for k in cuts if k >= MIN_LOOK_SEEDS] + [frozenset(seeds)]
+
+
+def _sweep_of(claim, profile, options, keep):
+    """The claim's cells at ``profile`` (restricted by ``keep``), or None when they cannot
+    be built (e.g. a ``--data`` file gone since the run: judge what is stored)."""
+    try:
+        return [c for c in claim.cells(profile, dict(options or {})) if keep is None or keep(c)]
+    except Exception:  # noqa: BLE001
+        return None
+
+
 def evaluate(claims, profile: str, store=None, executor=None, *, jobs: Optional[int] = None,
              options: Optional[dict] = None, progress: bool = False, run: bool = True,
              keep=None, trace_memory: bool = False) -> Evaluation:
@@ -128,30 +166,55 @@ def evaluate(claims, profile: str, store=None, executor=None, *, jobs: Optional[
     claims = list(claims)
     store = MemoryStore() if store is None else store
     out = Evaluation()
-    if run:
-        sweep = run_sweep(claims, profile, store, options=options, executor=executor, jobs=jobs,
-                          progress=progress, keep=keep, trace_memory=trace_memory)
-        out.cell_errors = list(sweep.errors)
-        out.defects = list(sweep.defects)
-        out.refusals, out.notes = list(sweep.refusals), dict(sweep.notes)
-        out.errors += [str(e) for e in sweep.errors]
-        out.executed, out.skipped, out.elapsed = sweep.executed, sweep.skipped, sweep.elapsed
-    for claim in claims:
-        try:
-            wanted = {c.key() for c in claim.cells(profile, dict(options or {})) if keep is None or keep(c)}
-        except Exception:  # noqa: BLE001 - e.g. a --data file gone since the run: judge what is stored
-            wanted = None
-        stored = store.results(claim.id)
-        results = [r for r in stored if wanted is None or r.cell.key() in wanted]
-        out.results[claim.id] = results
-        verdict, err = judge_claim(claim, results, wanted, profile,
-                                   [d for d in out.defects if d.claim == claim.id],
-                                   [e for e in out.cell_errors if e.claim == claim.id],
-                                   [e for e in out.refusals if e.claim == claim.id])
-        out.verdicts[claim.id] = verdict
-        if err is not None:
-            out.errors.append(err[0])
-            out.tracebacks.append(err)
+    sweeps = {c.id: _sweep_of(c, profile, options, keep) for c in claims}
+    looks = {c.id: seed_looks(c, sweeps[c.id] or []) for c in claims}
+    before, looked = (store.done_keys(), set()) if run else (set(), set())
+    verdicts, pending, k = {}, list(claims), 0
+    while pending:
+        seeds = {c.id: looks[c.id][k] for c in pending}
+        if run:
+            def in_look(cell, seeds=seeds):
+                return (keep is None or keep(cell)) and cell.seed in seeds[cell.claim]
+            sweep = run_sweep(pending, profile, store, options=options, executor=executor, jobs=jobs,
+                              progress=progress, keep=in_look, trace_memory=trace_memory)
+            out.cell_errors += sweep.errors
+            out.defects += sweep.defects
+            out.refusals += sweep.refusals
+            for cid, lines in sweep.notes.items():
+                for line, n in lines.items():
+                    out.notes.setdefault(cid, {})[line] = out.notes.get(cid, {}).get(line, 0) + n
+            out.errors += [str(e) for e in sweep.errors]
+            out.executed += sweep.executed
+            out.elapsed += sweep.elapsed
+        still = []
+        for claim in pending:
+            last = k == len(looks[claim.id]) - 1
+            cells = sweeps[claim.id]
+            wanted = None if cells is None else {c.key() for c in cells if c.seed in seeds[claim.id]}
+            looked |= wanted or set()
+            results = [r for r in store.results(claim.id) if wanted is None or r.cell.key() in wanted]
+            with interim_look(not last):
+                verdict, err = judge_claim(claim, results, wanted, profile,
+                                           [d for d in out.defects if d.claim == claim.id],
+                                           [e for e in out.cell_errors if e.claim == claim.id],
+                                           [e for e in out.refusals if e.claim == claim.id])
+            if not last and verdict.status == "inconclusive":
+                still.append(claim)
+                continue
+            if len(looks[claim.id]) > 1:
+                verdict.seeds = (len(seeds[claim.id]), len(looks[claim.id][-1]))
+                if not last:
+                    verdict.summary += f" [decided after {verdict.seeds[0]} of {verdict.seeds[1]} seeds]"
+                if run:
+                    store.set_meta(f"decided {claim.id} {profile}", f"after {verdict.seeds[0]} of {verdict.seeds[1]} seeds")
+            verdicts[claim.id], out.results[claim.id] = verdict, results
+            if err is not None:
+                out.errors.append(err[0])
+                out.tracebacks.append(err)
+        pending, k = still, k + 1
+    out.skipped = len(before & looked)
+    out.verdicts = {c.id: verdicts[c.id] for c in claims}
+    out.results = {c.id: out.results[c.id] for c in claims}
     return out
 
 

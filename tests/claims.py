@@ -4,7 +4,7 @@ in memory, at a profile, optionally with a planted fault substituted."""
 import copy
 
 from kpca_suite.suites.claim import Claim
-from kpca_suite.suites.pipeline import evaluate
+from kpca_suite.suites.pipeline import evaluate, seed_looks
 from kpca_suite.suites.registry import get
 
 
@@ -52,3 +52,11 @@ def run_claim(claim, profile="ci", keep=None, options=None, fault=None, **substi
 def ci_cells(claim_id: str) -> int:
     """The number of cells of a claim's ci sweep, from its declaration."""
     return len(get(claim_id).cells("ci"))
+
+
+def first_look_cells(claim_id: str) -> int:
+    """The number of cells of a claim's first look at ci (:func:`seed_looks`), from its
+    declaration: where a claim that fails at once stops."""
+    cells = get(claim_id).cells("ci")
+    first = seed_looks(get(claim_id), cells)[0]
+    return sum(c.seed in first for c in cells)

@@ -23,7 +23,7 @@ from kpca_suite.suites.roles import EstimatorError, sketch_rows
 from kpca_suite.theory import basis_from_coefficients
 
 from . import external_estimators as ext
-from .claims import ci_cells
+from .claims import first_look_cells
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -199,7 +199,7 @@ def test_a_factory_that_raises_in_fit_fails_its_claim_and_keeps_the_others(tmp_p
              "--estimator", "declared", "--estimator", "bad=tests.external_estimators:raises_in_fit")
     assert r.returncode == 1
     assert "HOLDS         ghashami16.thm21:" in r.stdout
-    cells = ci_cells("ghashami16.thm21")
+    cells = first_look_cells("ghashami16.thm21")
     assert f"FAILS         ghashami16.thm21[bad]: DEFECTIVE ESTIMATOR RAISED in {cells} cell(s)" in r.stdout
     assert (f"ghashami16.thm21[bad]: the implementation under test raised or returned an unusable output in {cells} "
             "cell(s) (the estimator's fit raised RuntimeError: this estimator cannot fit)" in r.stderr), r.stderr

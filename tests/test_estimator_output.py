@@ -18,7 +18,7 @@ from kpca_suite.suites import check
 from kpca_suite.suites.claim import Cell
 from kpca_suite.suites.roles import EstimatorDefect, build
 from tests import external_estimators as ext
-from tests.claims import ci_cells
+from tests.claims import first_look_cells
 
 ROOT = Path(__file__).resolve().parents[1]
 CLAIM = "ghashami16.rff-rate"
@@ -55,7 +55,8 @@ def test_a_good_output_passes_the_boundary_unchanged():
 def test_check_fails_the_claim_and_names_the_defect(how):
     verdict = check(ext.spoilt(how), claims=[CLAIM], profile="ci")[CLAIM]
     assert verdict.status == "fails"
-    assert verdict.summary.startswith(f"DEFECTIVE ESTIMATOR OUTPUT in {ci_cells(CLAIM)} cell(s), first at n = ")
+    assert verdict.summary.startswith(f"DEFECTIVE ESTIMATOR OUTPUT in {first_look_cells(CLAIM)} cell(s), "
+                                      "first at n = ")
     assert {"nan": "transform returned NaN or inf in 1 of", "transposed": "(transposed?)"}[how] in verdict.summary
 
 
@@ -67,7 +68,7 @@ def test_the_cli_fails_the_claim_and_names_the_defect(tmp_path):
                        text=True, timeout=900)
     assert r.returncode == 1, r.stderr
     line = next(x for x in r.stdout.splitlines() if x.startswith("FAILS"))
-    assert f"{CLAIM}[bad]: DEFECTIVE ESTIMATOR OUTPUT in {ci_cells(CLAIM)} cell(s)" in line and "NaN or inf" in line
+    assert f"{CLAIM}[bad]: DEFECTIVE ESTIMATOR OUTPUT in {first_look_cells(CLAIM)} cell(s)" in line and "NaN or inf" in line
     assert "Traceback" not in r.stderr
 
 

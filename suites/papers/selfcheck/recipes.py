@@ -27,7 +27,12 @@ at every run, on sweeps whose answer is known by construction:
 * ``resume`` (the runner's resume, ``run_sweep`` on a SQLite store): a sweep interrupted
   after its first seed and run again ends with every cell, each with its own value, and
   runs again only the cells it had not run (interrupted after the cells of one setting m,
-  those that differ from the rest in m only).
+  those that differ from the rest in m only);
+* ``looks`` (SlopeInBand at an interim look over 5 seeds, :func:`suites.judging.interim_look`):
+  a slope 0.2 inside its band holds and one 0.8 outside fails already there, and of
+  ``EDGE_SWEEPS`` sweeps whose planted slope lies on the band's edge, where any decision
+  is a wrong one, the look decides in a share ``interim_decided`` (judged pooled at most
+  ``LOOK_ERROR``): the error an interim look adds to a claim's verdict.
 
 Each cell returns the number of cases whose verdict differs from the planted one
 (``disagreements``; judged 0 in every cell), and the slope cells whether the recipe's 95%
@@ -46,7 +51,8 @@ import numpy as np
 from kpca_suite.theory import verdict_from_ci
 
 from ...claim import Cell, Claim, Fault, Grid, PerProfile, Result, Tolerance
-from ...judging import AllOf, AllWithin, CoverageAtLeast, MeanAtMost, OrderingHolds, SlopeInBand, UnderBound
+from ...judging import (AllOf, AllWithin, CoverageAtLeast, MeanAtMost, OrderingHolds, SlopeInBand, UnderBound,
+                        interim_look)
 from ...roles import Checked, EstimatorDefect
 from ...runner import run_sweep
 from ...store import MemoryStore, ResultStore, StoreError
@@ -57,6 +63,8 @@ WIDTH_SEEDS = 20   # seeds of the sweep whose CI width is compared with the norm
 WIDTH_TOL = 0.1    # |width / normal-theory width - 1| (evidence below)
 SEEDS = 5
 BETA = -0.5
+EDGE_SWEEPS = 50   # planted sweeps on a band edge per looks cell
+LOOK_ERROR = 0.02  # the pooled share of them an interim look may decide (evidence below)
 
 
 def _sweep(rng, slope_of_seed, noise=0.05, nan_at=None):
@@ -198,6 +206,20 @@ def resume_check(sweep, rng) -> int:
     return wrong + abs(again.executed - (len(cells) - first.executed))
 
 
+def looks_check(recipe, rng) -> tuple:
+    """``recipe`` (SlopeInBand) judged at an interim look over 5 seeds: (the number of
+    power cases judged otherwise: a slope 0.2 inside the band must hold, one 0.8 beside it
+    fail; the share of ``EDGE_SWEEPS`` sweeps with the planted slope on the band's lower
+    edge that the look decides, holds or fails, where the final look's 95% would)."""
+    band = (BETA, BETA + 0.4)
+    with interim_look():
+        wrong = (recipe("y", (BETA - 0.2, BETA + 0.2), "planted")(_sweep(rng, lambda s: BETA), "ci").status != "holds")
+        wrong += recipe("y", (BETA + 0.8, BETA + 1.2), "planted")(_sweep(rng, lambda s: BETA), "ci").status != "fails"
+        decided = sum(recipe("y", band, "planted")(_sweep(rng, lambda s: BETA), "ci").status != "inconclusive"
+                      for _ in range(EDGE_SWEEPS))
+    return int(wrong), decided / EDGE_SWEEPS
+
+
 class _Returns:
     """An estimator whose transform returns a fixed output."""
 
@@ -240,13 +262,16 @@ def experiment(cell: Cell, estimators) -> dict:
     (module docstring): the number of cases whose verdict is not the planted one, and
     for ``slope`` whether the CI of the plain sweep covers the planted slope."""
     rng = cell.rng()
+    if cell.method == "looks":
+        wrong, decided = looks_check(estimators["looks"], rng)
+        return {"disagreements": float(wrong), "covers": 1.0, "ci_width_error": 0.0, "interim_decided": decided}
     if cell.method in CHECKS:
         return {"disagreements": float(CHECKS[cell.method](estimators[cell.method], rng)), "covers": 1.0,
-                "ci_width_error": 0.0}
+                "ci_width_error": 0.0, "interim_decided": 0.0}
     made = CASES[cell.method](estimators[cell.method], rng)
     cases, plain = made if cell.method == "slope" else (made, None)
     wrong = sum(rule(results, "ci").status != expected for expected, results, rule in cases)
-    out = {"disagreements": float(wrong), "covers": 1.0, "ci_width_error": 0.0}
+    out = {"disagreements": float(wrong), "covers": 1.0, "ci_width_error": 0.0, "interim_decided": 0.0}
     if plain is not None:
         fit = estimators["slope"]("y", (BETA - 0.2, BETA + 0.2), "planted")(plain, "ci").measured
         out["covers"] = float(fit["slope_ci_low"] <= BETA <= fit["slope_ci_high"])
@@ -281,6 +306,15 @@ class NarrowSlopeCI(SlopeInBand):
         out.measured.update({f"{self.name}_ci_low": ci[0], f"{self.name}_ci_high": ci[1]})
         out.status = verdict_from_ci(ci, tuple(band))
         return out
+
+
+class PeekingSlope(SlopeInBand):
+    """A broken interim look: a prefix of the seeds judged at the final look's 95%, as if
+    it were every seed (peeking at the data until it looks decided)."""
+
+    def __call__(self, results, profile):
+        with interim_look(False):
+            return super().__call__(results, profile)
 
 
 class LevelAtLeast(MeanAtMost):
@@ -339,7 +373,8 @@ class InfPasses(Checked):
 
 
 RECIPES = {"slope": SlopeInBand, "level": MeanAtMost, "bound": UnderBound, "coverage": CoverageAtLeast,
-           "order": OrderingHolds, "store": ResultStore, "boundary": Checked, "resume": run_sweep}
+           "order": OrderingHolds, "store": ResultStore, "boundary": Checked, "resume": run_sweep,
+           "looks": SlopeInBand}
 
 
 def _grid(seeds):
@@ -353,24 +388,28 @@ CLAIMS = [
         statement="Every judging recipe returns the verdict a synthetic sweep with a known answer calls for; the "
                   "store keeps every distinct cell; the role boundary refuses every defective output",
         prediction="no disagreement in any cell; the slope CI covers the planted slope in at least 70% of the "
-                   "slope cells",
+                   f"slope cells; an interim look decides at most {LOOK_ERROR:.0%} of the band-edge sweeps",
         data="synthetic sweeps: power laws y = 10 n^(-1/2) over n = 128..4096, 5 seeds, noise 5% (and a "
              "split sweep of slopes -1/2 ± 1/2), levels at 0.8 and 1.2 of 1, bounds twice the value, "
              "2 and 40 violations in 100 and 10 in 50, two methods in and out of order, a NaN in one cell; "
              "7 cells differing in one field through a SQLite store; 9 defective transform outputs; a sweep of 8 "
-             "cells interrupted after its cells of one setting and resumed",
+             "cells interrupted after its cells of one setting and resumed; 50 sweeps of 5 seeds per looks cell with "
+             "the slope on a band edge",
         metric="per recipe and seed: the number of planted cases judged otherwise; whether the slope's CI "
                "covers -1/2",
-        metrics=("ci_width_error", "covers", "disagreements"),
+        metrics=("ci_width_error", "covers", "disagreements", "interim_decided"),
         estimators=dict(RECIPES),
         experiment=experiment,
         grid=PerProfile(ci=_grid(10), quick=_grid(20), full=_grid(50)),
         judge=AllOf(AllWithin(0.0, metrics=("disagreements",), what="cases judged otherwise"),
                     AllWithin(WIDTH_TOL, metrics=("ci_width_error",), what="of the normal-theory 95% width"),
-                    CoverageAtLeast("covers", CI_COVERAGE, name="slope_ci_coverage", method="slope")),
+                    CoverageAtLeast("covers", CI_COVERAGE, name="slope_ci_coverage", method="slope"),
+                    MeanAtMost("interim_decided", LOOK_ERROR, "share of band-edge sweeps an interim look decides",
+                               x=None, method="looks")),
         tolerance=Tolerance(
             rule="every planted case judged as planted (0 disagreements in every cell); the slope CI covers "
-                 f"-1/2 in at least {CI_COVERAGE:.0%} of the slope cells up to binomial noise (p >= 0.01)",
+                 f"-1/2 in at least {CI_COVERAGE:.0%} of the slope cells up to binomial noise (p >= 0.01); the "
+                 f"share of band-edge sweeps an interim look decides, pooled, at most {LOOK_ERROR}",
             evidence="the planted verdicts hold by construction (margins: slope 0.2 from the band edges with 5% "
                      "noise over 5 octaves; levels 20% from 1; a bound exceeded 3x); the split sweep's CI is "
                      "[-1, 0] by construction. Coverage of the 95% bootstrap CI over 5 seeds, measured on the slope "
@@ -378,21 +417,26 @@ CLAIMS = [
                      "5 seeds undercovers its nominal level, which every 5-seed rate claim shares. The width of the "
                      "CI over 20 seeds against 2 * 1.96 sd / sqrt(20), slope cells at seeds 0-199: |ratio - 1| median "
                      "0.024, 99th percentile 0.066, largest 0.081 (a 90% CI reads about 0.82, an error of 0.18; a "
-                     "99% one about 1.29)"),
+                     "99% one about 1.29). Interim looks over 5 seeds, 2000 sweeps with the slope on the band's edge "
+                     "(2026-11-27): the widened look decides 0.25% of them (0.40% over 8 seeds, 0.45% over 10), a look "
+                     f"judged at 95% (the planted peeking-look) 17.9% (11% over 8 and 10 seeds); {LOOK_ERROR} lies "
+                     "between them, near their geometric middle 0.021"),
         faults=(Fault("slope-ignores-ci", "SlopeInBand judging the point estimate, not the CI",
-                      {"slope": PointSlope}, keep=lambda c: c.method == "slope"),
+                      {"slope": PointSlope}, keep=lambda c: c.method in ("slope", "looks")),
                 Fault("narrow-ci", "SlopeInBand with a CI of +- 0.01: it rarely covers the planted slope",
-                      {"slope": NarrowSlopeCI}, keep=lambda c: c.method == "slope"),
+                      {"slope": NarrowSlopeCI}, keep=lambda c: c.method in ("slope", "looks")),
                 Fault("seedless-store-key", "a store whose cell key leaves out the seed",
-                      {"store": SeedlessStore}, keep=lambda c: c.method in ("store", "slope")),
+                      {"store": SeedlessStore}, keep=lambda c: c.method in ("store", "slope", "looks")),
                 Fault("inf-passes-the-boundary", "the role boundary looks for NaN only",
-                      {"boundary": InfPasses}, keep=lambda c: c.method in ("boundary", "slope")),
+                      {"boundary": InfPasses}, keep=lambda c: c.method in ("boundary", "slope", "looks")),
                 Fault("level-wrong-side", "MeanAtMost comparing on the wrong side",
-                      {"level": LevelAtLeast}, keep=lambda c: c.method in ("level", "slope")),
+                      {"level": LevelAtLeast}, keep=lambda c: c.method in ("level", "slope", "looks")),
                 Fault("bound-drops-nan", "UnderBound dropping non-finite cells, so a NaN passes",
-                      {"bound": BoundNanPasses}, keep=lambda c: c.method in ("bound", "slope")),
+                      {"bound": BoundNanPasses}, keep=lambda c: c.method in ("bound", "slope", "looks")),
+                Fault("peeking-look", "an interim look judged at the final look's 95%, as if the first seeds were "
+                      "all of them", {"looks": PeekingSlope}, keep=lambda c: c.method in ("looks", "slope")),
                 Fault("lossy-resume-key", "a resume that takes a cell for done when one of its claim, method, n "
                       "and seed is stored, whatever its params", {"resume": lossy_resume},
-                      keep=lambda c: c.method in ("resume", "slope"))),
+                      keep=lambda c: c.method in ("resume", "slope", "looks"))),
     ),
 ]
