@@ -583,6 +583,7 @@ def cmd_plan(args) -> int:
     """The cost of a profile per claim and in total (suites/plan.py), from the
     timings of --store directories, calibrating claims that have none."""
     from . import plan
+    from .pipeline import seed_looks
     from .runner import sweep_cells
     _positive_jobs(args.jobs)
     workers = (os.cpu_count() or 1) if args.workers is None else args.workers
@@ -619,8 +620,11 @@ def cmd_plan(args) -> int:
         for e in sweep.errors[:5]:
             _warn(f"calibration: {e}")
         timings, stale, sources = _plan_timings(stores + [("--calibration", calibration)], known)
-    p = plan.make_plan(sweep_cells(claims, args.profile), args.profile, workers, timings,
-                       {c.id: c.paper for c in every}, {k: len(v) for k, v in stale.items()}, sources)
+    cells = sweep_cells(claims, args.profile)
+    looks = {c.id: seed_looks(c, cells[c.id]) for c in claims}
+    p = plan.make_plan(cells, args.profile, workers, timings, {c.id: c.paper for c in every},
+                       {k: len(v) for k, v in stale.items()}, sources,
+                       {cid: ls[0] for cid, ls in looks.items() if len(ls) > 1})
     sys.stdout.write(plan.format_plan(p))
     if args.json:
         try:

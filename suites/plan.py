@@ -324,7 +324,9 @@ class CostModel:
 class ClaimPlan:
     """One claim of the plan: per-cell estimates (None: no timings), how many
     cells were measured, the laws per method and quantity, the n extrapolation
-    factor (None when n is no size or nothing was measured) and notes on the guesses."""
+    factor (None when n is no size or nothing was measured) and notes on the guesses.
+    ``first_look`` marks the cells of the claim's first look (:func:`suites.pipeline.seed_looks`;
+    None: the claim runs every seed), all it costs when that look decides it."""
 
     claim: str
     cells: int
@@ -334,6 +336,7 @@ class ClaimPlan:
     extrapolation: Optional[float] = None
     notes: list = field(default_factory=list)
     laws: dict = field(default_factory=dict)
+    first_look: Optional[list] = None
 
     @property
     def timed(self) -> bool:
@@ -343,13 +346,21 @@ class ClaimPlan:
     def max_peak(self) -> Optional[float]:
         return max(self.peaks) if self.peaks else None
 
+    @property
+    def least_seconds(self) -> Optional[float]:
+        """CPU seconds if the first look decides the claim (every seed's when it has one look)."""
+        if not self.timed:
+            return None
+        return float(sum(s for s, first in zip(self.seconds, self.first_look or [True] * self.cells) if first))
+
     def as_dict(self) -> dict:
         d = {"claim": self.claim, "cells": self.cells, "measured": self.measured, "timed": self.timed,
              "n_extrapolation": self.extrapolation, "notes": self.notes,
              "laws": {m: {q: law.as_dict() for q, law in laws.items() if law is not None}
                       for m, laws in self.laws.items()}}
         if self.timed:
-            d.update(cpu_seconds=float(sum(self.seconds)), median_seconds=float(np.median(self.seconds)),
+            d.update(cpu_seconds=float(sum(self.seconds)), first_look_cpu_seconds=self.least_seconds,
+                     median_seconds=float(np.median(self.seconds)),
                      max_seconds=float(max(self.seconds)), max_peak_bytes=self.max_peak)
         return d
 
@@ -389,7 +400,8 @@ class Plan:
         times = [s for c in timed for s in c.seconds]
         top = max(((c.max_peak, c.claim) for c in timed if c.peaks), default=(None, None))
         return {"cells": sum(c.cells for c in self.claims), "measured": sum(c.measured for c in self.claims),
-                "cpu_seconds": float(sum(times)), "workers": self.workers,
+                "cpu_seconds": float(sum(times)), "first_look_cpu_seconds": sum(c.least_seconds for c in timed),
+                "workers": self.workers,
                 "wall_seconds": lpt_makespan(times, self.workers),
                 "wall_lower_bound_seconds": lower_bound(times, self.workers),
                 "max_peak_bytes": top[0], "max_peak_claim": top[1],
@@ -442,13 +454,16 @@ def _category_notes(cells, measured) -> list:
             f"{', ...' if len(v) > 3 else ''}): its cost is the measured values'" for k, v in sorted(new.items())]
 
 
-def claim_plan(claim_id: str, cells, timings: dict, model: CostModel, ignored: int = 0) -> ClaimPlan:
+def claim_plan(claim_id: str, cells, timings: dict, model: CostModel, ignored: int = 0,
+               first_look=None) -> ClaimPlan:
     """The plan of one claim's ``cells``: measured where ``timings`` (``{key:
-    Timing}``) has the key, else the model's laws per method."""
+    Timing}``) has the key, else the model's laws per method; ``first_look`` the seeds of
+    its first look (None: one look)."""
     measured = model.measured(claim_id)
     hits = [timings.get(c.key()) for c in cells]
     plan = ClaimPlan(claim_id, len(cells), sum(h is not None for h in hits),
-                     extrapolation=_extrapolation(cells, measured))
+                     extrapolation=_extrapolation(cells, measured),
+                     first_look=None if first_look is None else [c.seed in first_look for c in cells])
     if ignored:
         plan.notes.append(f"{ignored} stored cell(s) of an older sweep ignored")
     if not points(measured, "seconds"):
@@ -476,16 +491,17 @@ def _apply(law: Optional[Law], cell: Cell) -> Optional[float]:
 
 
 def make_plan(cells_by_claim: dict, profile: str, workers: int, timings: dict, papers: dict,
-              ignored: Optional[dict] = None, sources=()) -> Plan:
+              ignored: Optional[dict] = None, sources=(), first_looks: Optional[dict] = None) -> Plan:
     """The plan of ``cells_by_claim`` (``{claim id: [cells]}``, as from
     :func:`suites.runner.sweep_cells`) from ``timings`` (``{key: Timing}``: every
     measured cell, of any claim and profile; all of them feed the coarser fits);
-    ``ignored`` counts stale stored cells per claim."""
+    ``ignored`` counts stale stored cells per claim; ``first_looks`` ``{claim id: seeds}``
+    the first look of each claim judged in looks."""
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     model = CostModel(timings.values(), papers)
-    ignored = ignored or {}
-    return Plan(profile, workers, [claim_plan(cid, cells, timings, model, ignored.get(cid, 0))
+    ignored, first_looks = ignored or {}, first_looks or {}
+    return Plan(profile, workers, [claim_plan(cid, cells, timings, model, ignored.get(cid, 0), first_looks.get(cid))
                                    for cid, cells in cells_by_claim.items()], list(sources))
 
 
@@ -549,14 +565,16 @@ def _sig(x: float) -> str:
     return f"{x:.{max(0, 2 - int(math.floor(math.log10(abs(x)))))}f}"
 
 
-COLUMNS = ("claim", "cells", "measured", "CPU total", "median/cell", "max/cell", "peak mem/cell", "n extrap.")
+COLUMNS = ("claim", "cells", "measured", "CPU total", "first look", "median/cell", "max/cell", "peak mem/cell",
+           "n extrap.")
 
 
 def _row(c: ClaimPlan) -> tuple:
     ext = "-" if c.extrapolation is None else f"{_sig(c.extrapolation)}x"
     if not c.timed:
-        return (c.claim, str(c.cells), str(c.measured), "no timings", "", "", "", ext)
+        return (c.claim, str(c.cells), str(c.measured), "no timings", "", "", "", "", ext)
     return (c.claim, str(c.cells), str(c.measured), human_seconds(sum(c.seconds)),
+            "-" if c.first_look is None else human_seconds(c.least_seconds),
             human_seconds(float(np.median(c.seconds))), human_seconds(max(c.seconds)),
             "not traced" if c.max_peak is None else human_bytes(c.max_peak), ext)
 
@@ -573,7 +591,9 @@ def format_plan(plan: Plan) -> str:
         lines.append("notes (where the estimates rest on guesses):")
         lines += [f"  {c.claim}: {note}" for c in noted for note in c.notes]
     t = plan.totals()
-    lines.append(f"total: {t['cells']} cells ({t['measured']} measured), CPU {_sig(t['cpu_seconds'] / 3600)} h")
+    lines.append(f"total: {t['cells']} cells ({t['measured']} measured), CPU {_sig(t['cpu_seconds'] / 3600)} h "
+                 f"with every seed, {_sig(t['first_look_cpu_seconds'] / 3600)} h if every claim judged in looks "
+                 "is decided at its first (\"first look\"; a claim in doubt takes more seeds)")
     lines.append(f"total: wall time on {plan.workers} worker(s) {human_seconds(t['wall_seconds'])} "
                  f"(longest-first schedule; lower bound {human_seconds(t['wall_lower_bound_seconds'])})")
     if t["max_peak_bytes"] is None:

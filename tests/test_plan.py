@@ -224,3 +224,15 @@ def test_a_store_that_is_not_ours_exits_2_untouched(toy_registry, tmp_path, caps
     code, _, err = run(["plan", "toy.rate", "--store", str(tmp_path), "--no-calibrate"], capsys)
     assert code == 2 and err.count("\n") == 1 and "--store" in err and "not a kpca-suite results store" in err
     assert (tmp_path / cli.STORE_NAME).read_bytes() == before
+
+
+def test_a_claim_judged_in_looks_costs_its_first_look_at_least_and_every_seed_at_most():
+    ts = [timing("toy.a", "x", 100, 1.0 + seed, seed=seed) for seed in range(20)]
+    cells = [t.cell for t in ts]
+    p = plan.make_plan({"toy.a": cells}, "full", 1, {t.cell.key(): t for t in ts}, PAPERS,
+                       first_looks={"toy.a": frozenset(range(5))})
+    c = p.claims[0]
+    assert sum(c.seconds) == pytest.approx(sum(1.0 + s for s in range(20)))
+    assert c.least_seconds == pytest.approx(sum(1.0 + s for s in range(5)))
+    assert p.totals()["first_look_cpu_seconds"] == pytest.approx(c.least_seconds)
+    assert "0.00417 h if every claim judged in looks is decided at its first" in plan.format_plan(p)
