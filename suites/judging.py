@@ -576,7 +576,7 @@ class MeanAtMost:
             key = self.name or f"mean_{self.metric}"
             return Outcome(self._status(worst, [values]),
                            f"mean {self.what} {_num(worst)} over {len(values)} cells (<= {self.tol:g})"
-                           + self._hint(worst), [], {key: worst}, {f"{key}_at_most": self.tol})
+                           + self._hint(worst) + self._look([values]), [], {key: worst}, {f"{key}_at_most": self.tol})
         key = (lambda c: c.n) if self.x == "n" else (lambda c: c.p[self.x])
         if self.min_x is not None:
             results = [r for r in results if key(r.cell) >= self.min_x]
@@ -584,10 +584,17 @@ class MeanAtMost:
         means = np.nanmean(Y, axis=1)
         worst = float(np.nanmax(means))
         key = self.name or f"max_mean_{self.metric}"
-        return Outcome(self._status(worst, [row[np.isfinite(row)] for row in Y]),
+        groups = [row[np.isfinite(row)] for row in Y]
+        return Outcome(self._status(worst, groups),
                        f"max mean {self.what} {_num(worst)} at {self.x} = {xs[int(np.nanargmax(means))]:g} "
-                       f"(<= {self.tol:g})" + self._hint(worst),
+                       f"(<= {self.tol:g})" + self._hint(worst) + self._look(groups),
                        [], {key: worst}, {f"{key}_at_most": self.tol})
+
+    @staticmethod
+    def _look(groups) -> str:
+        """What the summary says of an interim look's t intervals ("" at the final look)."""
+        return f" (interim look: {INTERIM_LEVEL:.1%} t intervals over {min(map(len, groups))}+ values)" \
+            if interim() else ""
 
     def _status(self, worst: float, groups) -> str:
         """holds when the largest mean is at most ``tol``. At an interim look, each group's
