@@ -181,8 +181,9 @@ def evaluate(claims, profile: str, store=None, executor=None, *, jobs: Optional[
             out.defects += sweep.defects
             out.refusals += sweep.refusals
             for cid, lines in sweep.notes.items():
+                seen = out.notes.setdefault(cid, {})
                 for line, n in lines.items():
-                    out.notes.setdefault(cid, {})[line] = out.notes.get(cid, {}).get(line, 0) + n
+                    seen[line] = seen.get(line, 0) + n
             out.errors += [str(e) for e in sweep.errors]
             out.executed += sweep.executed
             out.elapsed += sweep.elapsed
@@ -203,10 +204,11 @@ def evaluate(claims, profile: str, store=None, executor=None, *, jobs: Optional[
                 continue
             if len(looks[claim.id]) > 1:
                 verdict.seeds = (len(seeds[claim.id]), len(looks[claim.id][-1]))
+                decided = f"after {verdict.seeds[0]} of {verdict.seeds[1]} seeds"
                 if not last:
-                    verdict.summary += f" [decided after {verdict.seeds[0]} of {verdict.seeds[1]} seeds]"
+                    verdict.summary += f" [decided {decided}]"
                 if run:
-                    store.set_meta(f"decided {claim.id} {profile}", f"after {verdict.seeds[0]} of {verdict.seeds[1]} seeds")
+                    store.set_meta(f"decided {claim.id} {profile}", decided)
             verdicts[claim.id], out.results[claim.id] = verdict, results
             if err is not None:
                 out.errors.append(err[0])
