@@ -599,6 +599,8 @@ def cmd_plan(args) -> int:
     given = {d.resolve() for _, d in stores}
     extra = [("--calibration", calibration)] if (calibration / STORE_NAME).exists() and \
         calibration.resolve() not in given else []
+    if args.probe and args.no_calibrate:
+        raise UsageError("--probe runs cells and --no-calibrate runs none: give one of them")
     if calibration.resolve() in given and not args.no_calibrate:
         raise UsageError(f"--calibration {calibration} is also a --store, which plan never writes; "
                          "give another --calibration directory (or --no-calibrate)")
@@ -621,6 +623,26 @@ def cmd_plan(args) -> int:
             _warn(f"calibration: {e}")
         timings, stale, sources = _plan_timings(stores + [("--calibration", calibration)], known)
     cells = sweep_cells(claims, args.profile)
+    probes = {c.key(): c for cid in cells for c in plan.probe_cells(cells[cid])} if args.probe else {}
+    for key in set(probes) & set(timings):
+        del probes[key]
+    if probes:
+        from .runner import run_sweep
+        store = _open_store(calibration, create=True)
+        try:
+            print(f"kpca-suite: probing {len(probes)} cell(s), each claim's largest per method at "
+                  f"{args.profile}, into {store.path}", file=sys.stderr)
+            try:
+                sweep = run_sweep(claims, args.profile, store, jobs=args.jobs, progress=not args.no_progress,
+                                  keep=lambda c: c.key() in probes)
+            except KeyboardInterrupt:
+                _err(f"interrupted; the probed cells finished are kept in {store.path} and a rerun resumes")
+                return 130
+        finally:
+            store.close()
+        for e in sweep.errors[:5]:
+            _warn(f"probe: {e}")
+        timings, stale, sources = _plan_timings(stores + [("--calibration", calibration)], known)
     looks = {c.id: seed_looks(c, cells[c.id]) for c in claims}
     p = plan.make_plan(cells, args.profile, workers, timings, {c.id: c.paper for c in every},
                        {k: len(v) for k, v in stale.items()}, sources,
@@ -766,6 +788,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="where calibration cells run and are kept, read by later plans "
                         "(default: results/calibration)")
     p.add_argument("--no-calibrate", action="store_true", help="run nothing: claims without timings are reported so")
+    p.add_argument("--probe", action="store_true",
+                   help="first time each claim's largest cell per method at the planned profile (into "
+                        "--calibration): a law fitted on smaller cells can be far short at paper scale")
     p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
                    help="worker processes of the calibration run (default: all CPUs)")
     p.add_argument("--json", default=None, metavar="FILE", help="also write the plan as JSON to FILE")

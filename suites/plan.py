@@ -52,6 +52,9 @@ The estimate of one cell
    confounded (ghashami16.randomnoisy, measured at n = 500 and 2000, got t0 =
    the n = 500 time and n^2.6: 4.6x too slow at n = 20000).
 
+Extrapolated far in n, a law fitted on small cells can be far short (:func:`probe_cells`);
+``plan --probe`` times each claim's largest cell per method of the planned profile first.
+
 The timings of any finished store serve (a quick or ci run, a partial full run); peak memory
 is estimated only from traced cells, else the plan says "not traced". A claim with no
 measured cell in any store is **calibrated** when allowed: its
@@ -527,6 +530,20 @@ def read_timings(store, known: dict) -> tuple:
             elif math.isfinite(r.wall_time):
                 out[key] = Timing(r.cell, float(r.wall_time), r.peak_mem)
     return out, dict(stale)
+
+
+def probe_cells(cells) -> list:
+    """Per method, the costliest-looking cell of ``cells``: the largest product of its
+    :func:`sizes` (the lowest seed among equals). Timed before a plan (``plan --probe``), it
+    pins each law at the size the profile reaches, where the ci and quick sizes may not show
+    how a cell grows (bach13.pivoting's cells grew like n^1.1 up to n = 400 and like n^2.3 from
+    n = 800 to 3200; fitted on the quick cells alone, the full profile's plan was 7.6x short)."""
+    best = {}
+    for c in cells:
+        rank = (math.prod(sizes(c).values()), -c.seed)
+        if c.method not in best or rank > best[c.method][0]:
+            best[c.method] = (rank, c)
+    return [c for _, c in best.values()]
 
 
 def calibrate(claims, store, jobs: Optional[int] = None, progress: bool = True):

@@ -236,3 +236,26 @@ def test_a_claim_judged_in_looks_costs_its_first_look_at_least_and_every_seed_at
     assert c.least_seconds == pytest.approx(sum(1.0 + s for s in range(5)))
     assert p.totals()["first_look_cpu_seconds"] == pytest.approx(c.least_seconds)
     assert "0.00417 h if every claim judged in looks is decided at its first" in plan.format_plan(p)
+
+
+def test_a_probe_is_each_methods_largest_cell():
+    cells = [Cell.make("toy.a", meth, n, s, m=k) for meth in ("x", "y") for n in (100, 400) for s in (1, 0)
+             for k in (4, 16)]
+    got = plan.probe_cells(cells)
+    assert sorted(c.method for c in got) == ["x", "y"]
+    assert {(c.n, c.seed, c.p["m"]) for c in got} == {(400, 0, 16)}
+
+
+def test_plan_probe_times_the_largest_cell_before_it_fits(toy_store, tmp_path, capsys):
+    cal = tmp_path / "cal"
+    code, out, err = run(["plan", "toy.rate", "--profile", "full", "--store", str(toy_store), "--probe",
+                          "--calibration", str(cal), "--jobs", "1", "--no-progress"], capsys)
+    assert code == 0, err
+    assert "probing 1 cell(s), each claim's largest per method at full" in err
+    with ResultStore(cal / cli.STORE_NAME, create=False) as st:
+        (probe,) = st.results("toy.rate")
+    assert (probe.cell.n, probe.cell.seed) == (max(toy.NS["full"]), 0)
+    row = next(line for line in out.splitlines() if line.startswith("toy.rate"))
+    assert row.split()[2] == str(len(toy.NS["ci"]) * toy.SEEDS["ci"] + 1)
+    code, _, err = run(["plan", "toy.rate", "--probe", "--no-calibrate"], capsys)
+    assert code == 2 and "--probe runs cells and --no-calibrate runs none" in err
