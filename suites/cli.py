@@ -579,6 +579,24 @@ def _plan_timings(dirs, known):
     return timings, stale, sources
 
 
+def _plan_run(calibration, what: str, message: str, run) -> bool:
+    """``run(store)`` (a sweep) into the calibration store, saying ``message`` on stderr; True
+    when interrupted (the finished cells are kept and a rerun resumes)."""
+    store = _open_store(calibration, create=True)
+    try:
+        print(f"kpca-suite: {message} into {store.path}", file=sys.stderr)
+        try:
+            sweep = run(store)
+        except KeyboardInterrupt:
+            _err(f"interrupted; the {what} cells finished are kept in {store.path} and a rerun resumes")
+            return True
+    finally:
+        store.close()
+    for e in sweep.errors[:5]:
+        _warn(f"{what}: {e}")
+    return False
+
+
 def cmd_plan(args) -> int:
     """The cost of a profile per claim and in total (suites/plan.py), from the
     timings of --store directories, calibrating claims that have none."""
@@ -608,19 +626,10 @@ def cmd_plan(args) -> int:
     timed = {t.cell.claim for t in timings.values()}  # any finished run's wall times; memory only if traced
     missing = [c for c in claims if c.id not in timed]
     if missing and not args.no_calibrate:
-        store = _open_store(calibration, create=True)
-        try:
-            print(f"kpca-suite: calibrating {len(missing)} claim(s) without timings "
-                  f"({', '.join(c.id for c in missing)}): their ci cells into {store.path}", file=sys.stderr)
-            try:
-                sweep = plan.calibrate(missing, store, jobs=args.jobs, progress=not args.no_progress)
-            except KeyboardInterrupt:
-                _err(f"interrupted; the calibration cells finished are kept in {store.path} and a rerun resumes")
-                return 130
-        finally:
-            store.close()
-        for e in sweep.errors[:5]:
-            _warn(f"calibration: {e}")
+        if _plan_run(calibration, "calibration", f"calibrating {len(missing)} claim(s) without timings "
+                     f"({', '.join(c.id for c in missing)}): their ci cells",
+                     lambda store: plan.calibrate(missing, store, jobs=args.jobs, progress=not args.no_progress)):
+            return 130
         timings, stale, sources = _plan_timings(stores + [("--calibration", calibration)], known)
     cells = sweep_cells(claims, args.profile)
     probes = {c.key(): c for cid in cells for c in plan.probe_cells(cells[cid])} if args.probe else {}
@@ -628,20 +637,11 @@ def cmd_plan(args) -> int:
         del probes[key]
     if probes:
         from .runner import run_sweep
-        store = _open_store(calibration, create=True)
-        try:
-            print(f"kpca-suite: probing {len(probes)} cell(s), each claim's largest per method at "
-                  f"{args.profile}, into {store.path}", file=sys.stderr)
-            try:
-                sweep = run_sweep(claims, args.profile, store, jobs=args.jobs, progress=not args.no_progress,
-                                  keep=lambda c: c.key() in probes)
-            except KeyboardInterrupt:
-                _err(f"interrupted; the probed cells finished are kept in {store.path} and a rerun resumes")
-                return 130
-        finally:
-            store.close()
-        for e in sweep.errors[:5]:
-            _warn(f"probe: {e}")
+        if _plan_run(calibration, "probe", f"probing {len(probes)} cell(s), each claim's largest per method "
+                     f"at {args.profile},",
+                     lambda store: run_sweep(claims, args.profile, store, jobs=args.jobs,
+                                             progress=not args.no_progress, keep=lambda c: c.key() in probes)):
+            return 130
         timings, stale, sources = _plan_timings(stores + [("--calibration", calibration)], known)
     looks = {c.id: seed_looks(c, cells[c.id]) for c in claims}
     p = plan.make_plan(cells, args.profile, workers, timings, {c.id: c.paper for c in every},
