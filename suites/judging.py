@@ -167,12 +167,19 @@ def interim_widening(seeds: int) -> float:
     seeds with divisor S; a half-width at level 1 - a that holds over few seeds is
     t_{S-1}(1 - a/2) sd / sqrt(S), sd with divisor S - 1 (Student's t, since the spread is
     itself estimated from S seeds). k(5) = 4.09, k(10) = 2.31, k(25) = 1.81."""
+    from scipy.stats import norm  # about a second to import: only when judging
+
+    return float(interim_t(seeds) * np.sqrt(seeds / (seeds - 1)) / norm.ppf(0.975))
+
+
+def interim_t(seeds: int) -> float:
+    """t_{S-1}(1 - a/2), a = 1 - INTERIM_LEVEL: the two-sided Student quantile of an
+    interim look over ``seeds`` values (S >= 2)."""
     if seeds < 2:
         raise ValueError(f"an interim look needs at least 2 seeds, got {seeds}")
-    from scipy.stats import norm, t  # about a second to import: only when judging
+    from scipy.stats import t  # about a second to import: only when judging
 
-    a = 1.0 - INTERIM_LEVEL
-    return float(t.ppf(1 - a / 2, seeds - 1) * np.sqrt(seeds / (seeds - 1)) / norm.ppf(0.975))
+    return float(t.ppf(1 - (1 - INTERIM_LEVEL) / 2, seeds - 1))
 
 
 def at_look(point: float, ci: tuple, seeds: int) -> tuple:
@@ -184,12 +191,12 @@ def at_look(point: float, ci: tuple, seeds: int) -> tuple:
     return (point - k * (point - ci[0]), point + k * (ci[1] - point))
 
 
-def settled(outcome: Outcome, holds: bool = False) -> Outcome:
-    """``outcome`` as an interim look reads it: a ``holds`` that a prefix of the seeds
-    cannot settle (``holds`` false: a threshold every cell must meet, a point estimate)
-    reads ``inconclusive``. A ``fails`` is kept: the rules call this only where a failure
-    on a prefix stands (a cell over its threshold stays over it)."""
-    if interim() and outcome.status == "holds" and not holds:
+def settled(outcome: Outcome) -> Outcome:
+    """``outcome`` as an interim look reads it, for a rule whose ``holds`` a prefix of the
+    seeds cannot settle (a threshold every cell must meet, a test that only rejects): that
+    ``holds`` reads ``inconclusive``. A ``fails`` is kept: the rules call this only where a
+    failure on a prefix stands (a cell over its threshold stays over it)."""
+    if interim() and outcome.status == "holds":
         outcome.status = "inconclusive"
         outcome.summary += " (so far: every seed must be in)"
     return outcome
@@ -603,12 +610,9 @@ class MeanAtMost:
         when every one lies at or below it, and is inconclusive otherwise."""
         if not interim():
             return "holds" if worst <= self.tol else "fails"
-        from scipy.stats import t  # about a second to import: only when judging
-
         ends = []
         for g in groups:
-            half = (t.ppf(1 - (1 - INTERIM_LEVEL) / 2, len(g) - 1) * np.std(g, ddof=1) / np.sqrt(len(g))
-                    if len(g) > 1 else np.inf)
+            half = interim_t(len(g)) * np.std(g, ddof=1) / np.sqrt(len(g)) if len(g) > 1 else np.inf
             ends.append((np.mean(g) - half, np.mean(g) + half))
         if any(lo > self.tol for lo, _ in ends):
             return "fails"
