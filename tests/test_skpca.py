@@ -11,7 +11,9 @@ from kpca_suite.methods.skpca import SKPCA
 from kpca_suite.methods.streaming_nystrom import StreamingNystrom
 from kpca_suite.theory.ghashami16 import (lemma22_bound, random_noisy, random_rotation, rff_expected_frobenius_sq,
                                           rff_variance)
-from kpca_suite.theory.kernel_error import frobenius_error, spectral_error, top_k_factor
+from kpca_suite.theory import kernel_error
+from kpca_suite.theory.kernel_error import (frobenius_errors, spectral_error, spectral_errors,
+                                             top_k_factor)
 
 
 def _data(n=300, d=5, seed=0):
@@ -172,18 +174,31 @@ def test_nystrom_bad_input_leaves_it_unchanged():
 # -- kernel errors --------------------------------------------------------------------------
 
 def test_matrix_free_errors_match_dense(n=400):
+    """Several factors in one call (one pass over G per Lanczos step and for the Frobenius
+    sums), dense G or blocked, against eigvalsh and the norm of each difference formed densely."""
     X = random_noisy(n, 60, s=10, random_state=1)
     kern = Kernel("gaussian", gamma=0.01)
     G = kern.block(X)
-    for Y in (RFERM(1, 64, kernel=Kernel("gaussian", gamma=0.01), random_state=0).fit(X).features(X),
-              SKPCA(sketch_size=10, n_features=64, kernel=Kernel("gaussian", gamma=0.01), random_state=0).fit(X).transform(X)):
-        ev = np.linalg.eigvalsh(G - Y @ Y.T)
-        dense = np.abs(ev).max()
-        assert spectral_error(X, Y, kern, block_size=150) == pytest.approx(dense, rel=1e-9)
-        assert spectral_error(X, Y, kern, G=G) == pytest.approx(dense, rel=1e-9)
-        fro = np.linalg.norm(G - Y @ Y.T)
-        assert frobenius_error(X, Y, kern, block_size=97) == pytest.approx(fro, rel=1e-12)
-        assert fro <= np.sqrt(n) * dense * (1 + 1e-12)
+    Z = RFERM(1, 64, kernel=Kernel("gaussian", gamma=0.01), random_state=0).fit(X).features(X)
+    Ys = [Z, top_k_factor(Z, 5),
+          SKPCA(sketch_size=10, n_features=64, kernel=Kernel("gaussian", gamma=0.01), random_state=0).fit(X).transform(X)]
+    dense = [np.abs(np.linalg.eigvalsh(G - Y @ Y.T)).max() for Y in Ys]
+    fro = [np.linalg.norm(G - Y @ Y.T) for Y in Ys]
+    assert spectral_errors(X, Ys, kern, block_size=150) == pytest.approx(dense, rel=1e-9)
+    assert spectral_errors(X, Ys, kern, G=G) == pytest.approx(dense, rel=1e-9)
+    assert frobenius_errors(X, Ys, kern, block_size=97) == pytest.approx(fro, rel=1e-12)
+    assert frobenius_errors(X, Ys, kern, G=G) == pytest.approx(fro, rel=1e-12)
+    assert spectral_error(X, Ys[2], kern, G=G) == pytest.approx(dense[2], rel=1e-9)
+    for f, s in zip(fro, dense):
+        assert f <= np.sqrt(n) * s * (1 + 1e-12)
+
+
+def test_lanczos_that_does_not_converge_raises(monkeypatch):
+    X = _data(n=100)
+    kern = Kernel("gaussian", gamma=0.5)
+    monkeypatch.setattr(kernel_error, "LANCZOS_MAXITER", 2)
+    with pytest.raises(RuntimeError, match="Lanczos did not reach"):
+        spectral_error(X, np.zeros((100, 1)), kern)
 
 
 def test_spectral_error_is_max_abs_eig_not_lambda_max():

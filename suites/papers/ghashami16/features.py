@@ -62,7 +62,7 @@ def rff_experiment(cell: Cell, estimators) -> dict:
                 kernel=Kernel("gaussian", gamma=gamma), random_state=cell.seed_int(f"rff{p['m']}"))
     Z = est.fit_transform(X)
     G = _gram(X, gamma)
-    spec, frob = _errors(X, Z, gamma, G)
+    [(spec, frob)] = _errors(X, [Z], gamma, G)
     expected = rff_expected_frobenius_sq(G, G**4, p["m"])
     return {"spectral": spec, "frobenius": frob, "frob_level": (frob * cell.n**2) ** 2 / expected,
             "scale_error": abs(float(np.sum(Z**2)) / float(np.trace(G)) - 1.0)}
@@ -166,7 +166,7 @@ def thm21_experiment(cell: Cell, estimators) -> dict:
                 budget=p["m"], kernel=Kernel("gaussian", gamma=gamma), random_state=cell.seed_int("rff"))
     Z = est.fit_transform(X)
     G = _gram(X, gamma)
-    spec, _ = _errors(X, Z, gamma, G)
+    [(spec, _)] = _errors(X, [Z], gamma, G)
     bound = theorem21_bound(cell.n, p["m"], p["ell"], T21_DELTA)
     # the bound judged, against the printed statement evaluated here (C = 1): a wrong
     # constant in it fails the claim, though the slack of about 10 would hide it
@@ -187,7 +187,7 @@ def _proof_bound(est, X, gamma, G) -> float:
     Z = est.features(X)
     C = Z.T @ Z - est.sketch_.covariance()
     link = float(np.max(np.abs(np.linalg.eigvalsh((C + C.T) / 2.0))))
-    rff, _ = _errors(X, Z, gamma, G)
+    [(rff, _)] = _errors(X, [Z], gamma, G)
     return rff + link / X.shape[0]
 
 
