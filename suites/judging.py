@@ -865,6 +865,14 @@ class NoWorseThanBaseline:
     * holds otherwise (a point ratio above 1 + margin whose CI reaches below it is not
       significant; the summary shows it).
 
+    At an interim look (:func:`interim_look`) each part must be settled at
+    :data:`INTERIM_LEVEL`: a ratio part holds when its widened CI (:func:`at_look`) lies at
+    or below 1 + margin and fails when it lies above; a step of x falls when the t interval
+    of the paired per-seed differences d = metric(x_{j+1}) - metric(x_j),
+    mean(d) -+ t_{S-1}(1 - a/2) sd(d) / sqrt(S), lies below 0 (the seed means then fall at
+    the last look too, since mean(d) < 0 is exactly that) and fails to fall when it lies
+    above 0; anything else waits for the next look.
+
     The summary states, per method, where it beats the baseline (hi < 1), loses (lo > 1)
     or ties, with the effect and its CI. ``methods`` fixes the order (only those present
     are judged); by default every method present, in order of appearance.
@@ -899,18 +907,21 @@ class NoWorseThanBaseline:
             mean = np.nanmean(Y, axis=1)
             steps = mean[1:] / mean[:-1]
             measured["max_step"] = max(measured.get("max_step", 0.0), float(np.max(steps)))
-            if self.falls and not np.all(steps < 1):
-                j = int(np.argmax(steps >= 1))
-                falls.append(f"{s} does not fall from {self.x} = {x[j]:g} to {x[j + 1]:g} "
-                             f"(mean {mean[j]:.4g} -> {mean[j + 1]:.4g})")
-                parts.append("inconclusive" if interim() else "fails")  # a point estimate: every seed
+            if self.falls:
+                fall = ([_falls_at_look(Y[j + 1] - Y[j]) for j in range(len(x) - 1)] if interim()
+                        else ["holds" if step < 1 else "fails" for step in steps])
+                parts += fall
+                if any(f != "holds" for f in fall):
+                    j = next(i for i, f in enumerate(fall) if f != "holds")
+                    falls.append(f"{s} does not {'yet surely ' if fall[j] == 'inconclusive' else ''}fall from "
+                                 f"{self.x} = {x[j]:g} to {x[j + 1]:g} (mean {mean[j]:.4g} -> {mean[j + 1]:.4g})")
             if s == self.base:
                 continue
             stats = [_ratio_at_look(Y[j], Yb[j], self.n_boot) for j in range(len(x))]
             stats_of[s] = stats
             measured[f"{s}_best_ratio"] = min(r for r, _, _ in stats)
             measured[f"{s}_max_lower_ci"] = max(lo for _, lo, _ in stats)
-            parts += ["fails" if lo > 1 + self.margin else "holds" for _, lo, _ in stats]
+            parts += [_at_most_at_look(lo, hi, 1 + self.margin) for _, lo, hi in stats]
             texts.append(describe_ratios(s, [int(v) for v in x], stats, self.base, self.x))
         worst = max(((s, int(xj), st) for s, sts in stats_of.items() for xj, st in zip(xs, sts)),
                     key=lambda t: t[2][1], default=None)
@@ -919,8 +930,28 @@ class NoWorseThanBaseline:
             s, xj, (r, lo, hi) = worst
             head += (f"; largest lower CI end of {self.metric}/{self.metric}_{self.base}: {s} at {self.x} = {xj}, "
                      f"{r:.3f} [{lo:.3f}, {hi:.3f}] (fails above {1 + self.margin:.2f})")
-        return settled(Outcome(combine(parts), head + ". " + ". ".join(texts), [], measured,
-                               {"max_lower_ci_at_most": 1 + self.margin, "max_step_below": 1.0}))
+        if interim():
+            head += f" (interim look: {INTERIM_LEVEL:.1%} intervals)"
+        return Outcome(combine(parts), head + ". " + ". ".join(texts), [], measured,
+                       {"max_lower_ci_at_most": 1 + self.margin, "max_step_below": 1.0})
+
+
+def _falls_at_look(d) -> str:
+    """A step of :class:`NoWorseThanBaseline` at an interim look, from its per-seed
+    differences ``d``: the t interval at :data:`INTERIM_LEVEL` holds below 0, fails above 0,
+    else is inconclusive."""
+    d = np.asarray(d, dtype=float)
+    d = d[np.isfinite(d)]
+    half = interim_t(len(d)) * np.std(d, ddof=1) / np.sqrt(len(d)) if len(d) > 1 else np.inf
+    return "holds" if np.mean(d) + half < 0 else "fails" if np.mean(d) - half > 0 else "inconclusive"
+
+
+def _at_most_at_look(lo: float, hi: float, limit: float) -> str:
+    """A ratio part of :class:`NoWorseThanBaseline`: fails when the CI lies above ``limit``;
+    at the last look holds otherwise, at an interim one only when the CI lies at or below it."""
+    if lo > limit:
+        return "fails"
+    return "holds" if not interim() or hi <= limit else "inconclusive"
 
 
 @dataclass(frozen=True)

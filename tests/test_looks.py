@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from kpca_suite.suites.claim import Cell, Fault, Grid, PerProfile, Result
-from kpca_suite.suites.judging import (AllOf, AllWithin, MeanAtMost, SlopeInBand, interim_look, interim_widening,
-                                       takes_looks)
+from kpca_suite.suites.judging import (AllOf, AllWithin, MeanAtMost, NoWorseThanBaseline, SlopeInBand, interim_look,
+                                       interim_widening, takes_looks)
 from kpca_suite.suites.pipeline import evaluate, seed_looks
 from kpca_suite.suites.store import MemoryStore, ResultStore
 
@@ -122,3 +122,33 @@ def test_a_claim_in_doubt_gets_every_seed_and_the_verdict_of_a_run_without_looks
     v = ev.verdicts[vague.id]
     assert (v.status, v.seeds) == ("inconclusive", (20, 20))
     assert v.summary == vague.verdict(ev.results[vague.id], "ci").summary
+
+
+def _against_uniform(steps, ratio=1.0, seeds=5, noise=0.02):
+    """R of a baseline ``uniform`` and of ``other`` (``ratio`` times it) at m = 8, 16, 32, each
+    step of m multiplying R by the matching entry of ``steps``; lognormal noise per value."""
+    rng = np.random.default_rng(3)
+    out = []
+    for s in range(seeds):
+        level = 1.0
+        for m, step in zip((8, 16, 32), (1.0, *steps)):
+            level *= step
+            for method, r in (("uniform", 1.0), ("other", ratio)):
+                out.append(Result(Cell.make("toy", method, 1, s, m=m),
+                                  {"R": r * level * np.exp(noise * rng.standard_normal())}))
+    return out
+
+
+@pytest.mark.parametrize("steps, ratio, interim, final", [
+    ((0.7, 0.7), 0.9, "holds", "holds"),           # falling, clearly no worse: settled early
+    ((0.7, 0.7), 1.1, "inconclusive", "holds"),    # on the margin: only every seed decides (and ties hold)
+    ((0.7, 1.03), 0.9, "inconclusive", "fails"),   # a step up by 3%: its t interval straddles 0, it waits
+    ((0.7, 1.3), 0.9, "fails", "fails"),           # a step that rises beyond doubt fails early
+    ((0.7, 0.7), 1.5, "fails", "fails"),           # worse than the margin beyond doubt
+])
+def test_no_worse_than_baseline_settles_at_a_look_only_beyond_doubt(steps, ratio, interim, final):
+    rule = NoWorseThanBaseline("uniform", "R", 0.1, methods=("uniform", "other"))
+    results = _against_uniform(steps, ratio)
+    with interim_look():
+        assert rule(results, "ci").status == interim
+    assert rule(results, "ci").status == final

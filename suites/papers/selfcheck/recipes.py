@@ -32,7 +32,11 @@ at every run, on sweeps whose answer is known by construction:
   a slope 0.2 inside its band holds and one 0.8 outside fails already there, and of
   ``EDGE_SWEEPS`` sweeps whose planted slope lies on the band's edge, where any decision
   is a wrong one, the look decides in a share ``interim_decided`` (judged pooled at most
-  ``LOOK_ERROR``): the error an interim look adds to a claim's verdict.
+  ``LOOK_ERROR``): the error an interim look adds to a claim's verdict;
+* ``ratio-looks`` (NoWorseThanBaseline at an interim look over 5 seeds): a method at 0.8
+  of the baseline holds and one at 1.5 fails already there (margin 0.1, curves falling
+  with m), and of ``EDGE_SWEEPS`` sweeps at exactly 1 + margin the look decides a share
+  ``interim_decided``, judged as for ``looks``.
 
 Each cell returns the number of cases whose verdict differs from the planted one
 (``disagreements``; judged 0 in every cell), and the slope cells whether the recipe's 95%
@@ -51,8 +55,8 @@ import numpy as np
 from kpca_suite.theory import verdict_from_ci
 
 from ...claim import Cell, Claim, Fault, Grid, PerProfile, Result, Tolerance
-from ...judging import (AllOf, AllWithin, CoverageAtLeast, MeanAtMost, OrderingHolds, SlopeInBand, UnderBound,
-                        interim_look)
+from ...judging import (AllOf, AllWithin, CoverageAtLeast, MeanAtMost, NoWorseThanBaseline, OrderingHolds,
+                        SlopeInBand, UnderBound, interim_look)
 from ...roles import Checked, EstimatorDefect
 from ...runner import run_sweep
 from ...store import MemoryStore, ResultStore, StoreError
@@ -220,6 +224,35 @@ def looks_check(recipe, rng) -> tuple:
     return int(wrong), decided / EDGE_SWEEPS
 
 
+RATIO_MARGIN = 0.1
+RATIO_MS = (8, 16, 32, 64)
+
+
+def _ratio_sweep(rng, ratio, noise=0.02):
+    """A baseline ``uniform`` with R = m^(-1/2) and a method ``other`` at ``ratio`` times it,
+    each seed's value with its own lognormal noise (sd ``noise`` of the log)."""
+    out = []
+    for s in range(SEEDS):
+        for m in RATIO_MS:
+            for method, r in (("uniform", 1.0), ("other", ratio)):
+                R = r * m ** -0.5 * np.exp(noise * rng.standard_normal() - noise ** 2 / 2)
+                out.append(Result(Cell.make("selfcheck.synthetic", method, 1, s, m=m), {"R": R}))
+    return out
+
+
+def ratio_looks_check(recipe, rng) -> tuple:
+    """``recipe`` (NoWorseThanBaseline) judged at an interim look over 5 seeds: (the number
+    of power cases judged otherwise: 0.8 of the baseline must hold, 1.5 fail; the share of
+    ``EDGE_SWEEPS`` sweeps at exactly 1 + margin that the look decides)."""
+    rule = recipe("uniform", "R", RATIO_MARGIN, methods=("uniform", "other"))
+    with interim_look():
+        wrong = (rule(_ratio_sweep(rng, 0.8), "ci").status != "holds") + (
+            rule(_ratio_sweep(rng, 1.5), "ci").status != "fails")
+        decided = sum(rule(_ratio_sweep(rng, 1 + RATIO_MARGIN), "ci").status != "inconclusive"
+                      for _ in range(EDGE_SWEEPS))
+    return int(wrong), decided / EDGE_SWEEPS
+
+
 class _Returns:
     """An estimator whose transform returns a fixed output."""
 
@@ -262,8 +295,8 @@ def experiment(cell: Cell, estimators) -> dict:
     (module docstring): the number of cases whose verdict is not the planted one, and
     for ``slope`` whether the CI of the plain sweep covers the planted slope."""
     rng = cell.rng()
-    if cell.method == "looks":
-        wrong, decided = looks_check(estimators["looks"], rng)
+    if cell.method in ("looks", "ratio-looks"):
+        wrong, decided = (looks_check if cell.method == "looks" else ratio_looks_check)(estimators[cell.method], rng)
         return {"disagreements": float(wrong), "covers": 1.0, "ci_width_error": 0.0, "interim_decided": decided}
     if cell.method in CHECKS:
         return {"disagreements": float(CHECKS[cell.method](estimators[cell.method], rng)), "covers": 1.0,
@@ -311,6 +344,14 @@ class NarrowSlopeCI(SlopeInBand):
 class PeekingSlope(SlopeInBand):
     """A broken interim look: a prefix of the seeds judged at the final look's 95%, as if
     it were every seed (peeking at the data until it looks decided)."""
+
+    def __call__(self, results, profile):
+        with interim_look(False):
+            return super().__call__(results, profile)
+
+
+class PeekingRatio(NoWorseThanBaseline):
+    """A broken interim look of NoWorseThanBaseline: a prefix judged at the final look's 95%."""
 
     def __call__(self, results, profile):
         with interim_look(False):
@@ -374,7 +415,16 @@ class InfPasses(Checked):
 
 RECIPES = {"slope": SlopeInBand, "level": MeanAtMost, "bound": UnderBound, "coverage": CoverageAtLeast,
            "order": OrderingHolds, "store": ResultStore, "boundary": Checked, "resume": run_sweep,
-           "looks": SlopeInBand}
+           "looks": SlopeInBand, "ratio-looks": NoWorseThanBaseline}
+
+
+#: The cells every fault runs beside its own: the judge reads each of them.
+JUDGED_ALWAYS = ("slope", "looks", "ratio-looks")
+
+
+def _keep(method):
+    """The cells a fault in ``method``'s recipe runs: its own and :data:`JUDGED_ALWAYS`."""
+    return lambda cell: cell.method in (method, *JUDGED_ALWAYS)
 
 
 def _grid(seeds):
@@ -388,13 +438,14 @@ CLAIMS = [
         statement="Every judging recipe returns the verdict a synthetic sweep with a known answer calls for; the "
                   "store keeps every distinct cell; the role boundary refuses every defective output",
         prediction="no disagreement in any cell; the slope CI covers the planted slope in at least 70% of the "
-                   f"slope cells; an interim look decides at most {LOOK_ERROR:.0%} of the band-edge sweeps",
+                   f"slope cells; an interim look decides at most {LOOK_ERROR:.0%} of the band-edge sweeps and of "
+                   "the margin-edge ones",
         data="synthetic sweeps: power laws y = 10 n^(-1/2) over n = 128..4096, 5 seeds, noise 5% (and a "
              "split sweep of slopes -1/2 ± 1/2), levels at 0.8 and 1.2 of 1, bounds twice the value, "
              "2 and 40 violations in 100 and 10 in 50, two methods in and out of order, a NaN in one cell; "
              "7 cells differing in one field through a SQLite store; 9 defective transform outputs; a sweep of 8 "
              "cells interrupted after its cells of one setting and resumed; 50 sweeps of 5 seeds per looks cell with "
-             "the slope on a band edge",
+             "the slope on a band edge, and per ratio-looks cell with a method at 1.1 of its baseline (noise 2%)",
         metric="per recipe and seed: the number of planted cases judged otherwise; whether the slope's CI "
                "covers -1/2",
         metrics=("ci_width_error", "covers", "disagreements", "interim_decided"),
@@ -405,11 +456,14 @@ CLAIMS = [
                     AllWithin(WIDTH_TOL, metrics=("ci_width_error",), what="of the normal-theory 95% width"),
                     CoverageAtLeast("covers", CI_COVERAGE, name="slope_ci_coverage", method="slope"),
                     MeanAtMost("interim_decided", LOOK_ERROR, "share of band-edge sweeps an interim look decides",
-                               x=None, method="looks")),
+                               x=None, method="looks"),
+                    MeanAtMost("interim_decided", LOOK_ERROR, "share of margin-edge sweeps an interim look decides",
+                               x=None, method="ratio-looks")),
         tolerance=Tolerance(
             rule="every planted case judged as planted (0 disagreements in every cell); the slope CI covers "
                  f"-1/2 in at least {CI_COVERAGE:.0%} of the slope cells up to binomial noise (p >= 0.01); the "
-                 f"share of band-edge sweeps an interim look decides, pooled, at most {LOOK_ERROR}",
+                 f"share of band-edge (and of margin-edge) sweeps an interim look decides, pooled, at most "
+                 f"{LOOK_ERROR}",
             evidence="the planted verdicts hold by construction (margins: slope 0.2 from the band edges with 5% "
                      "noise over 5 octaves; levels 20% from 1; a bound exceeded 3x); the split sweep's CI is "
                      "[-1, 0] by construction. Coverage of the 95% bootstrap CI over 5 seeds, measured on the slope "
@@ -420,23 +474,29 @@ CLAIMS = [
                      "99% one about 1.29). Interim looks over 5 seeds, 2000 sweeps with the slope on the band's edge "
                      "(2026-11-27): the widened look decides 0.25% of them (0.40% over 8 seeds, 0.45% over 10), a look "
                      f"judged at 95% (the planted peeking-look) 17.9% (11% over 8 and 10 seeds); {LOOK_ERROR} lies "
-                     "between them, near their geometric middle 0.021"),
+                     "between them, near their geometric middle 0.021. NoWorseThanBaseline at an interim look, "
+                     "2000 sweeps at exactly 1 + margin (noise 2%, 4 values of m): the widened look decides 0.60% "
+                     "over 5 seeds and 0.35% over 10; judged at 95% (the planted peeking-ratio) it decides every "
+                     "one (100% of 400: its holds needs no evidence); its power cases (0.8 holds, 1.5 fails) were "
+                     "judged as planted in 500 of 500 draws"),
         faults=(Fault("slope-ignores-ci", "SlopeInBand judging the point estimate, not the CI",
-                      {"slope": PointSlope}, keep=lambda c: c.method in ("slope", "looks")),
+                      {"slope": PointSlope}, keep=_keep("slope")),
                 Fault("narrow-ci", "SlopeInBand with a CI of +- 0.01: it rarely covers the planted slope",
-                      {"slope": NarrowSlopeCI}, keep=lambda c: c.method in ("slope", "looks")),
+                      {"slope": NarrowSlopeCI}, keep=_keep("slope")),
                 Fault("seedless-store-key", "a store whose cell key leaves out the seed",
-                      {"store": SeedlessStore}, keep=lambda c: c.method in ("store", "slope", "looks")),
+                      {"store": SeedlessStore}, keep=_keep("store")),
                 Fault("inf-passes-the-boundary", "the role boundary looks for NaN only",
-                      {"boundary": InfPasses}, keep=lambda c: c.method in ("boundary", "slope", "looks")),
+                      {"boundary": InfPasses}, keep=_keep("boundary")),
                 Fault("level-wrong-side", "MeanAtMost comparing on the wrong side",
-                      {"level": LevelAtLeast}, keep=lambda c: c.method in ("level", "slope", "looks")),
+                      {"level": LevelAtLeast}, keep=_keep("level")),
                 Fault("bound-drops-nan", "UnderBound dropping non-finite cells, so a NaN passes",
-                      {"bound": BoundNanPasses}, keep=lambda c: c.method in ("bound", "slope", "looks")),
+                      {"bound": BoundNanPasses}, keep=_keep("bound")),
                 Fault("peeking-look", "an interim look judged at the final look's 95%, as if the first seeds were "
-                      "all of them", {"looks": PeekingSlope}, keep=lambda c: c.method in ("looks", "slope")),
+                      "all of them", {"looks": PeekingSlope}, keep=_keep("looks")),
+                Fault("peeking-ratio", "NoWorseThanBaseline's interim look judged at the final look's 95%",
+                      {"ratio-looks": PeekingRatio}, keep=_keep("ratio-looks")),
                 Fault("lossy-resume-key", "a resume that takes a cell for done when one of its claim, method, n "
                       "and seed is stored, whatever its params", {"resume": lossy_resume},
-                      keep=lambda c: c.method in ("resume", "slope", "looks"))),
+                      keep=_keep("resume"))),
     ),
 ]
