@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import functools
+import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from ..claim import PROFILES
@@ -113,10 +115,28 @@ QUICK_PROFILE = PerfClaim(
 )
 
 
+def _same_python_config(root: Path, where: Path) -> Path:
+    """The checkout's asv.conf.json without its dependency matrix, written to ``where``
+    (paths made absolute): under ``--python=same`` every row of the matrix is the same
+    interpreter, and asv would run each benchmark once per row (four times) for one result."""
+    from asv.util import load_json
+
+    conf = load_json(str(root / "asv.conf.json"), js_comments=True)
+    for key in ("matrix", "exclude", "include"):
+        conf.pop(key, None)
+    for key in ("repo", "benchmark_dir", "env_dir", "results_dir", "html_dir"):
+        if key in conf:
+            conf[key] = str((root / conf[key]).resolve())
+    path = where / "asv.conf.json"
+    path.write_text(json.dumps(conf, indent=2))
+    return path
+
+
 def _asv_run(data, bench, **_):
-    """``asv run --quick --python=same [--bench B]`` in the source checkout; its
-    note counts the benchmarks asv reports failed (a skip must raise
-    NotImplementedError in setup, which asv shows as skipped, not failed)."""
+    """``asv run --quick --python=same [--bench B]`` in the source checkout, once per
+    benchmark (:func:`_same_python_config`); its note counts the benchmarks asv reports
+    failed (a skip must raise NotImplementedError in setup, which asv shows as skipped,
+    not failed)."""
     root = _repo_root()
     if root is None:
         raise Skip("needs the source checkout (asv.conf.json), not an installed wheel")
@@ -124,11 +144,13 @@ def _asv_run(data, bench, **_):
         raise Skip("not installed (asv: pip install -e \".[bench]\")")
     if not (Path.home() / ".asv-machine.json").exists():  # a fresh machine: describe it without a prompt
         _run_command([sys.executable, "-m", "asv", "machine", "--yes"], 0, cwd=root)
-    argv = [sys.executable, "-m", "asv", "run", "--quick", "--python=same", "--show-stderr"]
-    argv += ["--bench", bench] if bench else []
+    extra = ["--bench", bench] if bench else []
 
     def run():
-        proc = _run_command(argv, 0, cwd=root)
+        with tempfile.TemporaryDirectory(prefix="kpca-asv-") as where:
+            conf = _same_python_config(root, Path(where))
+            proc = _run_command([sys.executable, "-m", "asv", "run", "--config", str(conf), "--quick", "--python=same",
+                                 "--show-stderr", *extra], 0, cwd=root)
         failed = [ln for ln in proc.stdout.splitlines() if ln.rstrip().endswith("failed")]
         if failed:
             raise RuntimeError(f"{len(failed)} benchmark(s) failed, e.g. {failed[0].strip()[:120]}")
