@@ -182,6 +182,17 @@ def interim_t(seeds: int) -> float:
     return float(t.ppf(1 - (1 - INTERIM_LEVEL) / 2, seeds - 1))
 
 
+def interim_interval(values) -> tuple:
+    """The t interval of an interim look on the mean of ``values`` (k of them):
+    mean -+ t_{k-1}(1 - a/2) sd / sqrt(k), a = 1 - INTERIM_LEVEL; unbounded for k < 2 and
+    NaN for none."""
+    values = np.asarray(values, dtype=float)
+    if len(values) < 2:
+        return (-np.inf, np.inf) if len(values) else (np.nan, np.nan)
+    half = interim_t(len(values)) * np.std(values, ddof=1) / np.sqrt(len(values))
+    return float(np.mean(values) - half), float(np.mean(values) + half)
+
+
 def at_look(point: float, ci: tuple, seeds: int) -> tuple:
     """``ci`` (a 95% CI around ``point`` over ``seeds`` seeds) as the look judges it:
     itself at the final look, widened by :func:`interim_widening` at an interim one."""
@@ -610,10 +621,7 @@ class MeanAtMost:
         when every one lies at or below it, and is inconclusive otherwise."""
         if not interim():
             return "holds" if worst <= self.tol else "fails"
-        ends = []
-        for g in groups:
-            half = interim_t(len(g)) * np.std(g, ddof=1) / np.sqrt(len(g)) if len(g) > 1 else np.inf
-            ends.append((np.mean(g) - half, np.mean(g) + half))
+        ends = [interim_interval(g) for g in groups]
         if any(lo > self.tol for lo, _ in ends):
             return "fails"
         return "holds" if all(hi <= self.tol for _, hi in ends) else "inconclusive"
@@ -941,14 +949,15 @@ def _falls_at_look(d) -> str:
     differences ``d``: the t interval at :data:`INTERIM_LEVEL` holds below 0, fails above 0,
     else is inconclusive."""
     d = np.asarray(d, dtype=float)
-    d = d[np.isfinite(d)]
-    half = interim_t(len(d)) * np.std(d, ddof=1) / np.sqrt(len(d)) if len(d) > 1 else np.inf
-    return "holds" if np.mean(d) + half < 0 else "fails" if np.mean(d) - half > 0 else "inconclusive"
+    lo, hi = interim_interval(d[np.isfinite(d)])
+    return "holds" if hi < 0 else "fails" if lo > 0 else "inconclusive"
 
 
 def _at_most_at_look(lo: float, hi: float, limit: float) -> str:
     """A ratio part of :class:`NoWorseThanBaseline`: fails when the CI lies above ``limit``;
     at the last look holds otherwise, at an interim one only when the CI lies at or below it."""
+    if not (np.isfinite(lo) and np.isfinite(hi)):  # a baseline mean of 0: no ratio to judge
+        return "inconclusive"
     if lo > limit:
         return "fails"
     return "holds" if not interim() or hi <= limit else "inconclusive"

@@ -152,3 +152,11 @@ def test_no_worse_than_baseline_settles_at_a_look_only_beyond_doubt(steps, ratio
     with interim_look():
         assert rule(results, "ci").status == interim
     assert rule(results, "ci").status == final
+
+
+def test_a_ratio_to_a_zero_baseline_is_no_pass():
+    """A baseline whose seed mean is 0 gives no finite ratio: inconclusive, never holds."""
+    results = [Result(Cell.make("toy", method, 1, s, m=m), {"R": 0.0 if method == "uniform" else 1.0 / m})
+               for s in range(5) for m in (8, 16) for method in ("uniform", "other")]
+    rule = NoWorseThanBaseline("uniform", "R", 0.1, methods=("uniform", "other"), falls=False)
+    assert rule(results, "ci").status == "inconclusive"
