@@ -19,7 +19,14 @@ the imports. It is the first 12 hex digits of SHA-256 over
   compiled extension built in place (its bytes);
 * ``name==version`` of every installed distribution those modules import (scikit-learn,
   numpy, ...), and of the distributions those require, transitively; the Python version
-  stands for the standard library.
+  stands for the standard library;
+* ``kpca-suite==<version>`` for the suite's harness, ``kpca_suite.suites`` (the roles a
+  factory declares, the claims, the judge) and the package's ``__init__``, which a factory
+  imports to declare its roles (installed or editable alike):
+  it is the same for every implementation, so it is named, not hashed, and a commit to the
+  suite does not make a maintainer's stored cells stale (nor did its whole import graph,
+  plotting libraries included, enter their identity). The suite's kernels, methods and
+  theory, when a factory imports them, are hashed like any other module.
 
 A module that is reached but whose code cannot be read (a factory typed at an
 interactive prompt, a module made at run time) leaves the identity *unestablished*:
@@ -49,6 +56,11 @@ from typing import Callable, Optional
 #: Modules whose code never decides a result here (the standard library is named by
 #: the Python version).
 _STDLIB = frozenset(sys.stdlib_module_names) | frozenset(sys.builtin_module_names) | {"__future__"}
+
+#: The suite's harness (this module's package) and the suite's top-level package, whose
+#: ``__init__`` only names its sub-packages: named by the suite's version.
+_HARNESS = __name__.rpartition(".")[0]
+_SUITE = _HARNESS.partition(".")[0]
 
 
 @dataclass(frozen=True)
@@ -233,7 +245,7 @@ def identity(factory: Callable) -> Identity:
         roots = []
     else:
         roots = [module.__name__]
-    seen, queue = set(), list(roots)
+    seen, queue, harness = set(), list(roots), False
     while queue:
         name = queue.pop(0)
         if name in seen or not name:
@@ -241,6 +253,9 @@ def identity(factory: Callable) -> Identity:
         seen.add(name)
         top = name.split(".", 1)[0]
         if top in _STDLIB:
+            continue
+        if name not in roots and (name in (_SUITE, _HARNESS) or name.startswith(_HARNESS + ".")):
+            harness = True
             continue
         owner = _owner(top)
         if owner is not None and not owner[1]:
@@ -273,6 +288,8 @@ def identity(factory: Callable) -> Identity:
             queue += [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
             queue += [f"{base}.{a}" for a in attrs]  # a submodule, when it is one
     distributions = tuple(_with_requirements(sorted(dists)))
+    if harness:
+        distributions += (f"kpca-suite=={sys.modules[_SUITE].__version__}",)
     for d in distributions:
         h.update(d.encode())
     fingerprint = h.hexdigest()[:12] if not unknown else f"unverified-{secrets.token_hex(4)}"

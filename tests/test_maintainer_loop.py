@@ -151,6 +151,24 @@ def test_the_fingerprint_covers_an_editable_installed_package_and_not_its_unimpo
     assert fingerprint()[0] != fp
 
 
+def test_the_suites_harness_is_named_by_its_version_not_hashed():
+    """A factory that imports the roles it declares from the suite: no module of the
+    harness (kpca_suite.suites) enters its identity, the suite's version does, so a commit
+    to the suite leaves a maintainer's stored cells current; the suite's methods, when a
+    factory imports them, are code like any other and are hashed."""
+    import kpca_suite
+    from kpca_suite.suites import adapters
+    from tests.variants.corpus import BY_NAME
+
+    outside = identity(BY_NAME["nystrom-gram-eigh"].factory)
+    assert [m for m, _ in outside.modules] == ["tests.variants.corpus"]
+    assert f"kpca-suite=={kpca_suite.__version__}" in outside.distributions
+    assert not any(d.startswith(("matplotlib==", "dask==")) for d in outside.distributions)
+    ours = [m for m, _ in identity(adapters.ours_nystrom).modules]
+    assert ours[0] == "kpca_suite.suites.adapters" and "kpca_suite.methods.nystrom" in ours
+    assert not any(m == "kpca_suite" or m.startswith("kpca_suite.suites.") for m in ours[1:])
+
+
 def test_code_that_cannot_be_read_is_recomputed_on_every_run():
     namespace = {}
     exec("def make(n_components, budget, kernel, random_state):\n    return None\n", namespace)
