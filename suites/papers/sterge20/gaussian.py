@@ -203,7 +203,7 @@ CLAIMS = [
            "-0.031 and 22.9, an uncentred fit a level of 1.493. At quick (seeds 0-9) -0.519 [-0.525, -0.516], max "
            "mean 1.131 at n = 130 (cells up to 1.387), above the uncentred claim's 1.15 less 0.02, hence 1.2. "
            "Correct variants written outside (tests/variants, ci, roots 0-4: features centred, ARPACK, float32) "
-           "1.126 at worst (features centred, root 1): room x1.07. The best bug the level alone catches, float32 "
+           "1.131 at worst (centred float32, root 1): room x1.06. The best bug the level alone catches, float32 "
            "rows whitened with the float64 cut-off (tests/test_float32.py), reads 1.210, x1.008 above: this level "
            "barely tells it from a correct fit at ci (at 1.25 it held), and the test runs it at root 0 only; the "
            "uncentred fit, 1.49, is x1.24 above. The slope band's margins (python -m tests.variants.margins, ci, root 0): "
