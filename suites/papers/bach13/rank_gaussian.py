@@ -70,7 +70,11 @@ CLAIMS = [
                      "at ⌈4d⌉ (the kernel's width covers the interval from the middle), so the planted faults here "
                      "are the ridge's convention and an eighth of the budget. γ = 40 was left out: at n = 50 its 50 "
                      "columns (all of them) reached 1.035, the incomplete Cholesky dropping columns below "
-                     "its 1e-12 cut-off where λ* is of that order; γ = 3 had ⌈d/4⌉ at 1.012, too near 1.01."),
+                     "its 1e-12 cut-off where λ* is of that order; γ = 3 had ⌈d/4⌉ at 1.012, too near 1.01. "
+                     "Correct variants written outside (tests/variants, ci, roots 0-4: Cholesky, eigh, CG, "
+                     "least squares, columns with replacement): at ⌈d ln n⌉ and ⌈4d⌉ 1.000003 at worst (with "
+                     "replacement), against eighth-budget's 1.39; at ⌈d/4⌉ the column samplers read 1.115 at "
+                     "least (with replacement, root 4), x1.10 above 1.01."),
         faults=(Fault("ridge-as-lambda", "the role's ridge (n λ) read as λ and multiplied by n again",
                       {"uniform": ridge_as_lambda}, keep=lambda c: c.seed < 2),
                 Fault("eighth-budget", "uniform columns, but only ⌈p/8⌉ of the p granted (a near miss)",
