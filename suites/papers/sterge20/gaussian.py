@@ -145,16 +145,15 @@ DATA = (f"1-D Mehler model: x ~ N(0, {DATA_VAR:g}), Gaussian kernel exp(-γ (x -
 NEEDS = "transform at the oracle's quadrature nodes, scores in an orthonormal basis of the fitted subspace"
 
 
-#: The levels, above cor43-exp's 1.15: at the smallest n (l = 6, 5 seeds at ci) one draw can
-#: read 1.40, and a correct fit's seed mean reached 1.144 (ci, root 1) while the nearest
-#: planted bug reads 1.57 (rank l - 1). The centred claim's stays at 1.2: float32 rows
-#: whitened with the float64 cut-off read 1.21 there (the evidence says so).
-LEVEL, CENTRED_LEVEL = 1.25, 1.2
+#: The level of both claims, above cor43-exp's 1.15: at the smallest n (l = 6, 5 seeds at ci)
+#: one draw can read 1.40, and a correct fit's seed mean reached 1.144 (ci, root 1), while the
+#: nearest planted bugs read 1.49 (centred: an uncentred fit) and 1.57 (rank l - 1).
+LEVEL = 1.25
 
 
 def _claim(centred: bool, faults, evidence) -> Claim:
     kind = "centred " if centred else ""
-    level = CENTRED_LEVEL if centred else LEVEL
+    level = LEVEL
     return Claim(
         id="sterge20.cor43-gaussian" + ("-centred" if centred else ""),
         source="Sterge et al. 2020, Corollary 4.3 (exponential decay), on a Gaussian-kernel population"
@@ -201,12 +200,12 @@ CLAIMS = [
            "centred R_C,l's -0.502, max mean R/R_C,l 1.098 (n = 130); the nystrompca package -0.520, 1.097 (380 s: "
            "its own kernel loops); scikit-learn's Nystroem + PCA -0.521, 1.101. The faults: one-sided landmarks "
            "-0.031 and 22.9, an uncentred fit a level of 1.493. At quick (seeds 0-9) -0.519 [-0.525, -0.516], max "
-           "mean 1.131 at n = 130 (cells up to 1.387), above the uncentred claim's 1.15 less 0.02, hence 1.2. "
+           "mean 1.131 at n = 130 (cells up to 1.387). The level is the uncentred claim's 1.25 (it was 1.2). "
            "Correct variants written outside (tests/variants, ci, roots 0-4: features centred, ARPACK, float32) "
-           "1.131 at worst (centred float32, root 1): room x1.06. The best bug the level alone catches, float32 "
-           "rows whitened with the float64 cut-off (tests/test_float32.py), reads 1.210, x1.008 above: this level "
-           "barely tells it from a correct fit at ci (at 1.25 it held), and the test runs it at root 0 only; the "
-           "uncentred fit, 1.49, is x1.24 above. The slope band's margins (python -m tests.variants.margins, ci, root 0): "
+           "1.131 at worst (centred float32, root 1): room x1.11 below; the best bug, an uncentred fit, 1.49: "
+           "x1.19 above. Float32 rows whitened with the float64 cut-off read 1.210 here, which no level with "
+           "room on both sides tells from a correct fit; cor43-exp-centred (2.44 against 1.15) and "
+           "cor42-poly-centred (1.69) fail them. The slope band's margins (python -m tests.variants.margins, ci, root 0): "
            "correct CIs end at least 0.078 inside the slope's band (centred float32), one-sided landmarks' lies "
            "0.364 outside; the ratio's slope: 0.064 inside +0.05 (ARPACK), one-sided 0.414 above"),
 ]
