@@ -238,6 +238,16 @@ def test_a_claim_judged_in_looks_costs_its_first_look_at_least_and_every_seed_at
     assert "0.00417 h if every claim judged in looks is decided at its first" in plan.format_plan(p)
 
 
+def test_a_plan_beyond_its_largest_measured_n_says_so_and_names_the_probe():
+    ts = planted_timings()
+    timings = {t.cell.key(): t for t in ts}
+    far = [Cell.make("toy.a", "x", 2048, 0, m=16)]
+    text = plan.format_plan(plan.make_plan({"toy.a": far}, "full", 1, timings, PAPERS))
+    assert "1 claim(s) extrapolated beyond their largest measured n (up to 4.00x): `plan --probe`" in text
+    probed = {**timings, far[0].key(): plan.Timing(far[0], 3.0, None)}
+    assert "--probe" not in plan.format_plan(plan.make_plan({"toy.a": far}, "full", 1, probed, PAPERS))
+
+
 def test_a_probe_is_each_methods_largest_cell():
     cells = [Cell.make("toy.a", meth, n, s, m=k) for meth in ("x", "y") for n in (100, 400) for s in (1, 0)
              for k in (4, 16)]
