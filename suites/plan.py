@@ -59,7 +59,7 @@ profile's plan put ghashami16.randomnoisy at 33.5 CPU-h (6.9x its probed 4.84 h:
 20000 takes 0.5-2 min, not 5.5-18) and sterge20.insample-nystrom's cells at 0.5 s (14x short of
 the 7 s measured: its exact eigendecomposition grows faster than the paper's pooled n^0.86). With
 the probes, the plan of the 2302 full cells measured so far (40 claims) was 0.89x their measured
-total and 0.68x-1.48x per claim above one CPU-minute.
+total and 0.68x-1.48x per claim above one CPU-minute (both measured beside other jobs).
 
 The timings of any finished store serve (a quick or ci run, a partial full run); peak memory
 is estimated only from traced cells, else the plan says "not traced". A claim with no
