@@ -427,10 +427,10 @@ TABLE3_GAP = Claim(
                         "(tests/variants, ci, roots 0-4: centred features, centred float32) 0.0144 at worst (centred "
                         "float32, root 2); at quick (all eight sets, roots 0-4) centred features and centred "
                         "float32 reach 0.0291 (root 3; 0.0234-0.0291 over the roots) and the uncentred fit 0.0583 "
-                        "(magic; segmentation 0.057), so 0.035 had x1.2 of room below. 0.04, near their geometric middle 0.041, leaves x1.37 above "
-                        "the worst correct value and x1.46 below the uncentred fit. A maximum over 24 draws of m "
-                        "landmarks grows with the number of draws; no planted bug of the mutation campaign is caught "
-                        "by this claim alone"),
+                        "(magic; segmentation 0.057), so 0.035 had x1.2 of room below. 0.04, near their geometric "
+                        "middle 0.041, leaves x1.37 above the worst correct value and x1.46 below the uncentred fit. "
+                        "A maximum over 24 draws of m landmarks grows with the number of draws; no planted bug of the "
+                        "mutation campaign is caught by this claim alone"),
     faults=(Fault("uncentred", "an uncentred Nyström fit reported as the centred one",
                   {"nystrom": uncentred_nystrom}),),
 )
