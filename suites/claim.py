@@ -167,9 +167,10 @@ class Fit:
                     ``band`` the tolerance band on it (or None), ``predicted`` the
                     predicted slope (or None) and ``reference`` optionally a
                     curve on the same x (e.g. the exact R_{C,l});
-    ``"bound"``     an upper bound: ``reference`` holds the bound on the same x,
+    ``"bound"``     an upper bound: ``reference`` holds the bound on the same x, or
+                    each cell's own (the shape of ``y``, drawn as the per-x mean);
                     the measured values are drawn under it with the slack
-                    bound / measured, and nothing is fitted;
+                    bound / measured, each cell against its own, and nothing is fitted;
     ``"measured"``  the curve alone, for claims judged point by point (nothing fitted).
 
     ``reference_label`` says what ``reference`` is ("exact reference curve",

@@ -406,8 +406,8 @@ class UnderBound:
     """Every cell's ``metric`` is at most its ``bound`` (another metric of the
     cell; NaN fails). Reports the worst excess metric - bound (positive =
     violated) and the median slack bound / metric, and draws the measured
-    values under the bound (a ``Fit`` of kind ``"bound"``, its curve the per-x
-    mean bound, labelled ``bound_label``)."""
+    values under the bound (a ``Fit`` of kind ``"bound"`` whose reference is each
+    cell's bound, drawn as the per-x mean, labelled ``bound_label``)."""
 
     metric: str
     bound: str
@@ -438,7 +438,7 @@ class UnderBound:
             slack = float(np.median(bound / value))
         x, Y = collect(results, self.metric)
         _, B = collect(results, self.bound)
-        fit = Fit(self.label, x, Y, kind="bound", reference=np.nanmean(B, axis=1), reference_label=self.bound_label,
+        fit = Fit(self.label, x, Y, kind="bound", reference=B, reference_label=self.bound_label,
                   ylabel=self.ylabel)
         summary = (f"{self.metric} <= {self.bound_label} in {len(value) - violations}/{len(value)} cells "
                    f"(worst excess {worst:.2g}, median slack bound/{self.metric} {slack:.3g})")
@@ -1005,7 +1005,7 @@ class ProbableBound:
         slack = float(np.median(bound / value))
         x, Y = collect(results, self.metric)
         _, B = collect(results, self.bound)
-        fit = Fit(self.label, x, Y, kind="bound", reference=np.nanmean(B, axis=1), reference_label=self.bound_label,
+        fit = Fit(self.label, x, Y, kind="bound", reference=B, reference_label=self.bound_label,
                   ylabel=self.ylabel)
         summary = (f"{self.metric} > {self.bound_label} in {v}/{len(value)} cells (binomial p = {p:.3g} at rate "
                    f"{self.delta:g}); median slack bound/{self.metric} {slack:.3g}"

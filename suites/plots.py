@@ -132,22 +132,44 @@ def method_styles(methods) -> dict:
     return {m: {"color": cmap(i % cmap.N), "marker": MARKERS[i % len(MARKERS)]} for i, m in enumerate(methods)}
 
 
-def _slack(fit):
-    """(x, largest seed, bound, bound / largest seed) at the x where that ratio
-    is smallest (the smallest slack of any seed), or None when no x has a
-    positive finite value and bound."""
+def _reference_curve(fit) -> np.ndarray:
+    """The reference of ``fit`` per x: as given, or the per-x mean of a per-cell one."""
+    ref = np.asarray(fit.reference, dtype=float)
+    if ref.ndim == 2:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return np.nanmean(ref, axis=1)
+    return ref.ravel()
+
+
+def _cell_bounds(fit):
+    """(x, Y, B): the measured values and, for each, its own bound (a per-x bound repeated
+    over the seeds); None when the shapes do not match."""
     x, Y = _as_xy(fit)
-    ref = np.asarray(fit.reference, dtype=float).ravel() if fit.reference is not None else np.array([])
-    if ref.shape != x.shape or Y.shape[0] != len(x):
+    if fit.reference is None or Y.shape[0] != len(x):
         return None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        top = np.nanmax(np.where(np.isfinite(Y) & (Y > 0), Y, np.nan), axis=1)
-    ok = np.isfinite(top) & np.isfinite(ref) & (ref > 0) & np.isfinite(x) & (x > 0)
+    ref = np.asarray(fit.reference, dtype=float)
+    if ref.shape == Y.shape:
+        return x, Y, ref
+    ref = ref.ravel()
+    return (x, Y, np.repeat(ref[:, None], Y.shape[1], axis=1)) if ref.shape == x.shape else None
+
+
+def _slack(fit):
+    """(x, value, its bound, bound / value) of the cell whose ratio is smallest (the
+    smallest slack of any seed, each against its own bound), or None when no cell has a
+    positive finite value and bound."""
+    cells = _cell_bounds(fit)
+    if cells is None:
+        return None
+    x, Y, B = cells
+    ok = np.isfinite(Y) & (Y > 0) & np.isfinite(B) & (B > 0) & (np.isfinite(x) & (x > 0))[:, None]
     if not ok.any():
         return None
-    i = np.flatnonzero(ok)[np.argmin(ref[ok] / top[ok])]
-    return x[i], top[i], ref[i], ref[i] / top[i]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(ok, B / Y, np.inf)
+    i, j = np.unravel_index(np.argmin(ratio), ratio.shape)
+    return x[i], Y[i, j], B[i, j], ratio[i, j]
 
 
 def fit_label(fit) -> str:
@@ -232,7 +254,7 @@ def _draw_measured(ax, fit, style, z, joined):
 def _reference_line(ax, fit, style, z, ls):
     """The reference curve of ``fit`` on its x (positive finite values), or None."""
     x, _ = _as_xy(fit)
-    ref = np.asarray(fit.reference, dtype=float).ravel()
+    ref = _reference_curve(fit)
     if ref.shape != x.shape:
         return None
     keep = np.isfinite(x) & (x > 0) & np.isfinite(ref) & (ref > 0)
@@ -278,10 +300,11 @@ def _draw_rate(ax, fit, style, z, slot) -> list:
 
 
 def _draw_bound(ax, fit, style, z, slot) -> list:
-    """Measured values under the bound, the smallest slack annotated (an arrow
-    from the largest seed to the bound, its text shifted down by ``slot`` lines
-    so that two bounds of one panel stay legible) and the per-seed values above
-    the bound crossed; returns the legend entries."""
+    """Measured values under the bound (a per-cell bound drawn as its per-x mean),
+    the smallest slack annotated (an arrow from the cell with the least room to its
+    own bound, marked with a tick, its text shifted down by ``slot`` lines so that two bounds of one panel
+    stay legible) and the cells above their own bound crossed; returns the legend
+    entries."""
     drawn = _draw_measured(ax, fit, style, z, joined=True)
     if drawn is None:
         return []
@@ -296,15 +319,18 @@ def _draw_bound(ax, fit, style, z, slot) -> list:
     entries.append((line, f"{fit.label} — {fit.reference_label}{slack}"))
     if s:
         xs, top, bound, ratio = s
+        ax.plot([xs], [bound], marker="_", ms=10, mew=1.5, color=style["color"], zorder=z)  # that cell's own bound
         ax.annotate("", xy=(xs, bound), xytext=(xs, top), zorder=z,
                     arrowprops=dict(arrowstyle="<->", color=style["color"], lw=0.8, shrinkA=0, shrinkB=0))
         last = xs >= np.nanmax(np.asarray(fit.x, dtype=float))
         ax.annotate(f"slack ×{number(ratio)}", xy=(xs, math.sqrt(top * bound)), xytext=(-4 if last else 4, -11 * slot),
                     textcoords="offset points", ha="right" if last else "left", va="center", fontsize=8,
                     color=style["color"], zorder=z + 0.5, bbox=dict(fc="white", ec="none", alpha=0.8, pad=1))
-    x, Y = _as_xy(fit)
-    ref = np.asarray(fit.reference, dtype=float).ravel()
-    over = np.isfinite(Y) & (Y > 0) & (Y > ref[:, None]) & (x > 0)[:, None]
+    cells = _cell_bounds(fit)
+    if cells is None:
+        return entries
+    x, Y, B = cells
+    over = np.isfinite(Y) & (Y > 0) & (Y > B) & (x > 0)[:, None]
     if over.any():
         px = np.repeat(x[:, None], Y.shape[1], axis=1)
         cross = ax.scatter(px[over], Y[over], marker="x", s=30, color=VIOLATION_COLOR, zorder=z + 0.5)

@@ -67,6 +67,22 @@ def test_every_line_says_what_it_is_and_no_label_repeats(monkeypatch, tmp_path):
     assert "slack ×47.6" in texts
 
 
+
+def test_a_bound_that_varies_by_cell_judges_each_cell_against_its_own(monkeypatch, tmp_path):
+    """A data-dependent bound (each seed its own): a cell above the per-x mean bound but
+    under its own is no violation; the slack is the least room of any cell against its own
+    bound, drawn to a tick at that bound; a cell above its own is crossed."""
+    Y = np.tile([1.0, 2.0, 3.0], (len(X), 1))
+    B = np.tile([1.5, 2.2, 3.3], (len(X), 1))  # per-x mean 2.33: the third seed is above it, under its own
+    under = Fit("p", X, Y, kind="bound", reference=B, reference_label="proof's bound", ylabel="E")
+    ax = drawn(monkeypatch, Verdict("holds", "", [under], claim="toy.own"), tmp_path).axes[0]
+    assert legend_labels(ax) == ["p — measured", "p — proof's bound, smallest slack ×1.1"]
+    assert max(ax.get_ylim()) >= 3.3  # the tick at that cell's own bound is inside the axes
+    B[2, 1] = 1.9  # one cell above its own bound
+    over = Fit("p", X, Y, kind="bound", reference=B, reference_label="proof's bound", ylabel="E")
+    ax = drawn(monkeypatch, Verdict("fails", "", [over], claim="toy.own"), tmp_path).axes[0]
+    assert "p — above the bound (1 of 12)" in legend_labels(ax)
+
 def test_every_implementation_on_one_figure_against_the_prediction(monkeypatch, tmp_path):
     """conformance's figure of a rate claim: eight implementations, each its own colour and
     legend line with its status and slope; the prediction and the band drawn once; an n/a
