@@ -302,9 +302,9 @@ def _draw_rate(ax, fit, style, z, slot) -> list:
 def _draw_bound(ax, fit, style, z, slot) -> list:
     """Measured values under the bound (a per-cell bound drawn as its per-x mean),
     the smallest slack annotated (an arrow from the cell with the least room to its
-    own bound, marked with a tick, its text shifted down by ``slot`` lines so that two bounds of one panel
-    stay legible) and the cells above their own bound crossed; returns the legend
-    entries."""
+    own bound, marked with a tick; its text shifted down by ``slot`` lines so that
+    two bounds of one panel stay legible) and the cells above their own bound
+    crossed; returns the legend entries."""
     drawn = _draw_measured(ax, fit, style, z, joined=True)
     if drawn is None:
         return []
