@@ -132,14 +132,18 @@ def method_styles(methods) -> dict:
     return {m: {"color": cmap(i % cmap.N), "marker": MARKERS[i % len(MARKERS)]} for i, m in enumerate(methods)}
 
 
+def _positive_means(Y) -> np.ndarray:
+    """Each row's mean over its positive finite values (NaN for a row with none): the
+    per-x mean a log axis can draw."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmean(np.where(np.isfinite(Y) & (Y > 0), Y, np.nan), axis=1)
+
+
 def _reference_curve(fit) -> np.ndarray:
     """The reference of ``fit`` per x: as given, or the per-x mean of a per-cell one."""
     ref = np.asarray(fit.reference, dtype=float)
-    if ref.ndim == 2:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            return np.nanmean(ref, axis=1)
-    return ref.ravel()
+    return _positive_means(ref) if ref.ndim == 2 else ref.ravel()
 
 
 def _cell_bounds(fit):
@@ -234,9 +238,9 @@ def _draw_measured(ax, fit, style, z, joined):
         px = np.repeat(x[:, None], Yp.shape[1], axis=1)
         keep = np.isfinite(Yp) & xs_ok[:, None]
         ax.scatter(px[keep], Yp[keep], s=8, alpha=0.3, color=color, linewidths=0, zorder=z)
+    mean = _positive_means(Yp)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        mean = np.nanmean(Yp, axis=1)
         lo, hi = np.nanmin(Yp, axis=1), np.nanmax(Yp, axis=1)
     ok = xs_ok & np.isfinite(mean) & (mean > 0)
     if not ok.any():
@@ -433,9 +437,7 @@ def plot_implementations(claim_id: str, verdicts: dict, outdir) -> list:
         entries += drawn
         if drawn and anchor is None:
             x, Y = _as_xy(fit)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)
-                mean = np.nanmean(np.where(np.isfinite(Y) & (Y > 0), Y, np.nan), axis=1)
+            mean = _positive_means(Y)
             ok = np.isfinite(mean) & np.isfinite(x) & (x > 0)
             if ok.any():
                 anchor = (fit, x[ok], mean[ok])

@@ -67,7 +67,6 @@ def test_every_line_says_what_it_is_and_no_label_repeats(monkeypatch, tmp_path):
     assert "slack ×47.6" in texts
 
 
-
 def test_a_bound_that_varies_by_cell_judges_each_cell_against_its_own(monkeypatch, tmp_path):
     """A data-dependent bound (each seed its own): a cell above the per-x mean bound but
     under its own is no violation; the slack is the least room of any cell against its own
@@ -82,6 +81,7 @@ def test_a_bound_that_varies_by_cell_judges_each_cell_against_its_own(monkeypatc
     over = Fit("p", X, Y, kind="bound", reference=B, reference_label="proof's bound", ylabel="E")
     ax = drawn(monkeypatch, Verdict("fails", "", [over], claim="toy.own"), tmp_path).axes[0]
     assert "p — above the bound (1 of 12)" in legend_labels(ax)
+
 
 def test_every_implementation_on_one_figure_against_the_prediction(monkeypatch, tmp_path):
     """conformance's figure of a rate claim: eight implementations, each its own colour and
