@@ -24,6 +24,10 @@ from .validation import check_array
 
 _TWO_PI = 2.0 * np.pi
 _SQRT2 = np.sqrt(2.0)
+#: Steps of the rotation recurrence in :func:`_fourier_block` and :func:`_trig_moments`
+#: between two exact evaluations of cos and sin: each step adds a few eps of relative error,
+#: so a term carries at most about 4 x RESET eps (the bound of :func:`fourier_gram`).
+RESET = 32
 
 
 @njit(cache=True, parallel=True)
@@ -31,24 +35,37 @@ def _fourier_block(x, sqrt_lam, first):
     """out[r, c - first] = sqrt_lam[c] psi_c(x[r]) for the 0-based columns c = first..J-1
     in the order above (first = 1 leaves the constant out).
 
-    The angle is reduced before the trigonometric call: u = frac(j frac(x)), so
-    cos(2 pi u) is evaluated on [0, 2 pi) and the only error growing with the
-    frequency j is the rounding of the product j x (about j * 1e-16).
+    Per point, (cos, sin) at frequency j + 1 is the rotation of those at j by the angle
+    2 pi x (two multiplications and an addition each), as in :func:`_trig_moments`: one
+    pair of trigonometric calls per :data:`RESET` frequencies instead of one call per
+    column. Each exact evaluation reduces the angle first, u = frac(j frac(x)), so cos(2 pi u)
+    is evaluated on [0, 2 pi) and the only error growing with the frequency j is the
+    rounding of the product j x (about j * 1e-16); the rotations add at most about
+    4 RESET eps to a value of size 1.
     """
     n = x.shape[0]
     J = sqrt_lam.shape[0]
+    top = J // 2  # the highest frequency: its cos column 2 top - 1 < J, its sin column 2 top < J when J is odd
     out = np.empty((n, J - first), dtype=np.float64)
     for r in prange(n):
         xr = x[r] - np.floor(x[r])
         if first == 0:
             out[r, 0] = sqrt_lam[0]
-        for c in range(1, J):
-            u = ((c + 1) // 2) * xr
+        c1 = np.cos(_TWO_PI * xr)
+        s1 = np.sin(_TWO_PI * xr)
+        j = 1
+        while j <= top:
+            u = j * xr
             a = _TWO_PI * (u - np.floor(u))
-            if c % 2 == 1:
-                out[r, c - first] = _SQRT2 * sqrt_lam[c] * np.cos(a)
-            else:
-                out[r, c - first] = _SQRT2 * sqrt_lam[c] * np.sin(a)
+            c = np.cos(a)
+            s = np.sin(a)
+            stop = min(j + RESET, top + 1)
+            while j < stop:
+                out[r, 2 * j - 1 - first] = _SQRT2 * sqrt_lam[2 * j - 1] * c
+                if 2 * j < J:
+                    out[r, 2 * j - first] = _SQRT2 * sqrt_lam[2 * j] * s
+                c, s = c * c1 - s * s1, s * c1 + c * s1
+                j += 1
     return out
 
 
@@ -76,12 +93,6 @@ def fourier_features(x, eigenvalues, constant: bool = True) -> np.ndarray:
     if (lam < 0).any():
         raise ValueError(f"eigenvalues must be >= 0, got a minimum of {lam.min()!r}")
     return _fourier_block(x, np.sqrt(lam), 0 if constant else 1)
-
-
-#: Steps of the rotation recurrence in :func:`_trig_moments` between two exact evaluations of
-#: cos and sin: each step adds a few eps of relative error, so a term carries at most about
-#: 4 x RESET eps (the bound of :func:`fourier_gram`).
-RESET = 32
 
 
 @njit(cache=True)
