@@ -7,8 +7,9 @@ The regulariser is n s on the unnormalised Gram matrix K. Two estimators:
   Two exact shortcuts: for the linear kernel with d < n, from the d x d side,
   X^T X = V diag(e) V^T and l_i(s) = sum_j (x_i^T v_j)^2 / (e_j + n s) (the same
   numbers, since K = X X^T shares the nonzero e; O(n d^2)); for one level s of any
-  other kernel, from one Cholesky factor of K + n s I,
-  l_i(s) = 1 - n s [(K + n s I)^{-1}]_ii (O(n^3 / 3), about ten times faster than eigh).
+  other kernel, from one Cholesky factor K + n s I = L L^T and its triangular inverse,
+  l_i(s) = 1 - n s [(K + n s I)^{-1}]_ii = 1 - n s ||L^{-1} e_i||^2 (O(2 n^3 / 3): n^3 / 3
+  for each factor).
 * :func:`approximate_leverage_scores`: the Nyström estimate of Rudi,
   Calandriello, Carratino & Rosasco (2018, eq. 4) with a uniform pilot set J of
   size M (Sterge et al. 2020 cite this family but give no algorithm):
@@ -23,7 +24,7 @@ The regulariser is n s on the unnormalised Gram matrix K. Two estimators:
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import cho_factor, solve_triangular
+from scipy.linalg import cho_factor, cholesky, lapack, solve_triangular
 
 from .gram import _blocks, _check_block_size
 from .spec import Kernel
@@ -55,8 +56,10 @@ def exact_leverage_scores(X, kernel: Kernel, s) -> np.ndarray:
     elif np.ndim(s) == 0:
         C = kernel.block(X, validate=False)
         C[np.diag_indices_from(C)] += n * levels[0]
-        L, _ = cho_factor(C, lower=True, check_finite=False)
-        Linv = solve_triangular(L, np.eye(n), lower=True, check_finite=False)
+        L = cholesky(C, lower=True, overwrite_a=True, check_finite=False)  # its upper triangle zeroed
+        Linv, info = lapack.dtrtri(L, lower=1, overwrite_c=1)  # in place, the zeros kept
+        if info:
+            raise np.linalg.LinAlgError(f"K + n s I is singular to working precision (dtrtri info {info})")
         out = 1.0 - n * levels[0] * np.einsum("ij,ij->j", Linv, Linv)[None, :]
     else:
         e, U = np.linalg.eigh(kernel.block(X, validate=False))
