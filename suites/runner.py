@@ -25,7 +25,7 @@ import time
 import tracemalloc
 import traceback
 from collections import deque
-from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, as_completed, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Callable, Optional
@@ -323,37 +323,64 @@ def sweep_cells(claims, profile: str, options: Optional[dict] = None, keep: Opti
     return out
 
 
+def _executor_error(e: BaseException) -> tuple:
+    """The outcome of a cell whose future raised ``e`` itself: the executor's failure
+    (pickling, a lost worker), not the cell's, which :func:`_execute_safe` returns."""
+    return ("error", f"{type(e).__name__}: {e}", "".join(traceback.format_exception(e)), "")
+
+
 def _outcome(fut):
     """A finished future's outcome; an exception of the executor itself (pickling, a
-    lost worker) is the cell's error."""
+    lost worker) is the cell's error, a broken process pool is raised."""
     try:
         return fut.result()
     except BrokenProcessPool:
         raise
     except Exception as e:  # noqa: BLE001 - worker died, pickling failed, ...
-        return ("error", f"{type(e).__name__}: {e}", "".join(traceback.format_exception(e)), "")
+        return _executor_error(e)
 
 
 def _run_on(executor, todo, record, trace_memory: bool, refused: set) -> None:
-    """Every cell on a caller's executor (Dask: it retries lost workers itself); the
-    cells of a claim in ``refused`` are cancelled, and not recorded if they end."""
-    futures = {executor.submit(_execute_safe, cell, claim.run_cell, trace_memory): (claim, cell)
-               for claim, cell in todo}
+    """Every cell on a caller's executor; the cells of a claim in ``refused`` are
+    cancelled, and not recorded if they end.
+
+    A future that raises is the executor's failure, not the cell's (:func:`_execute_safe`
+    returns the cell's own errors), and its cell is submitted once more before that
+    failure is recorded as its error. Dask retries a lost worker's tasks itself, but its
+    ``concurrent.futures`` wrapper can misreport a task that finished while its worker
+    was killed: it reads the task's state after fetching the result, finds it lost, and
+    unpacks the result as an exception (``AttributeError: 'Result' object has no attribute
+    'with_traceback'``; seen once in the test suite's killed-worker run, distributed
+    2026.8.0). A cell computes the same bits wherever and however often it runs. A broken
+    process pool is not retried: it takes no more work."""
+    def submit(claim, cell, attempt):
+        futures[executor.submit(_execute_safe, cell, claim.run_cell, trace_memory)] = (claim, cell, attempt)
+
+    futures: dict = {}
+    for claim, cell in todo:
+        submit(claim, cell, 1)
     try:
-        for fut in as_completed(futures):
-            claim, cell = futures[fut]
-            if claim.id in refused:
-                record(claim, cell, None)
-                continue
-            try:
-                outcome = _outcome(fut)
-            except BrokenProcessPool as e:
-                outcome = ("error", f"BrokenProcessPool: {e}", "".join(traceback.format_exception(e)), "")
-            record(claim, cell, outcome)
-            if claim.id in refused:
-                for other, (c, _) in futures.items():
-                    if c.id == claim.id:
-                        other.cancel()
+        while futures:
+            done, _ = wait(futures, return_when=FIRST_COMPLETED)
+            for fut in done:
+                claim, cell, attempt = futures.pop(fut)
+                if claim.id in refused:
+                    record(claim, cell, None)
+                    continue
+                try:
+                    outcome = fut.result()
+                except BrokenProcessPool as e:
+                    outcome = _executor_error(e)
+                except Exception as e:  # noqa: BLE001 - worker died, pickling failed, ...
+                    if attempt == 1:
+                        submit(claim, cell, 2)
+                        continue
+                    outcome = _executor_error(e)
+                record(claim, cell, outcome)
+                if claim.id in refused:
+                    for other, (c, _, _) in futures.items():
+                        if c.id == claim.id:
+                            other.cancel()
     except BaseException:
         for fut in futures:
             fut.cancel()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import math
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
 
@@ -120,6 +120,45 @@ def test_failing_cells_in_a_pool(toy_registry, store):
     with ProcessPoolExecutor(2) as ex:
         out = run_sweep([toy.TOY_BOOM], "quick", store, executor=ex, progress=False)
     assert len(out.errors) == toy.SEEDS["quick"] and "planted failure" in out.errors[0].traceback
+
+
+class FlakyExecutor(ThreadPoolExecutor):
+    """An executor whose futures of the cells in ``flaky`` (keys) raise, as a lost worker's
+    do, on their first ``fails`` submissions; ``submitted`` counts submissions per key."""
+
+    def __init__(self, flaky, fails):
+        super().__init__(2)
+        self.flaky, self.fails, self.submitted = set(flaky), fails, {}
+
+    def submit(self, fn, cell, *args):
+        key = cell.key()
+        self.submitted[key] = self.submitted.get(key, 0) + 1
+        if key in self.flaky and self.submitted[key] <= self.fails:
+            fut = Future()
+            fut.set_exception(AttributeError("'Result' object has no attribute 'with_traceback'"))
+            return fut
+        return super().submit(fn, cell, *args)
+
+
+def test_an_executor_failure_is_retried_once_then_recorded(toy_registry, tmp_path):
+    # A future that raises is the executor's failure, not the cell's (a cell's own error
+    # is returned, not raised): its cell runs once more, with the bits of a serial run.
+    cells = toy.TOY_RATE.cells("quick", {})
+    flaky = {c.key() for c in cells[::4]}
+    with ResultStore(tmp_path / "a.sqlite") as a, ResultStore(tmp_path / "b.sqlite") as b, \
+            ResultStore(tmp_path / "c.sqlite") as c:
+        serial = run_sweep([toy.TOY_RATE], "quick", a, jobs=1, progress=False)
+        with FlakyExecutor(flaky, fails=1) as ex:
+            once = run_sweep([toy.TOY_RATE], "quick", b, executor=ex, progress=False)
+        assert not once.errors and once.executed == N_QUICK
+        assert ex.submitted == {c.key(): 2 if c.key() in flaky else 1 for c in cells}
+        assert [(r.cell.key(), r.metrics) for r in once["toy.rate"]] == \
+            [(r.cell.key(), r.metrics) for r in serial["toy.rate"]]
+        with FlakyExecutor(flaky, fails=2) as ex:  # failing again: the cell's error, the others stored
+            twice = run_sweep([toy.TOY_RATE], "quick", c, executor=ex, progress=False)
+        assert sorted(e.cell.key() for e in twice.errors) == sorted(flaky)
+        assert all("AttributeError" in e.error for e in twice.errors)
+        assert max(ex.submitted.values()) == 2 and len(twice["toy.rate"]) == N_QUICK - len(flaky)
 
 
 def test_a_worker_killed_by_the_system_loses_its_cell_only(store):
