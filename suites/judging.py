@@ -968,13 +968,14 @@ class ProbableBound:
     """A bound that holds with probability at least 1 - ``delta`` per cell: ``metric`` <=
     ``bound`` may fail in a few cells, and the rule fails only when the number of
     violations v among N cells is implausible, i.e. when the binomial probability of v or
-    more violations at rate ``delta`` is below ``alpha``. It is inconclusive when the
+    more violations at rate ``delta`` is below ``alpha``. ``bound`` is another metric of the
+    cell or a number, the same for every cell. It is inconclusive when the
     bound is vacuous (>= the cell's ``ceiling`` metric, the largest value the quantity can
     take) in every cell. Draws the values under the bound (a ``Fit`` of kind "bound") and
     reports the median slack bound / metric."""
 
     metric: str
-    bound: str
+    bound: Union[str, float]
     delta: float
     label: str
     bound_label: str
@@ -987,7 +988,12 @@ class ProbableBound:
 
     @property
     def reads(self) -> frozenset:
-        return frozenset(m for m in (self.metric, self.bound, self.ceiling) if m is not None)
+        return frozenset(m for m in (self.metric, self.bound, self.ceiling) if isinstance(m, str))
+
+    def _bounds(self, results) -> np.ndarray:
+        if isinstance(self.bound, str):
+            return np.array([r.metrics[self.bound] for r in results], dtype=float)
+        return np.full(len(results), float(self.bound))
 
     def __call__(self, results, profile) -> Outcome:
         bad = nonfinite(results, self.reads, self.name)
@@ -996,7 +1002,7 @@ class ProbableBound:
         from scipy.stats import binom  # about a second to import: only when judging
 
         value = np.array([r.metrics[self.metric] for r in results], dtype=float)
-        bound = np.array([r.metrics[self.bound] for r in results], dtype=float)
+        bound = self._bounds(results)
         v = int(np.sum(value > bound))
         p = float(binom.sf(v - 1, len(value), self.delta)) if v else 1.0
         informative = len(value) if self.ceiling is None else int(np.sum(
@@ -1004,7 +1010,7 @@ class ProbableBound:
         status = "fails" if p < _alpha(self.alpha) else "inconclusive" if informative == 0 else "holds"
         slack = float(np.median(bound / value))
         x, Y = collect(results, self.metric)
-        _, B = collect(results, self.bound)
+        B = collect(results, self.bound)[1] if isinstance(self.bound, str) else np.full_like(Y, float(self.bound))
         fit = Fit(self.label, x, Y, kind="bound", reference=B, reference_label=self.bound_label,
                   ylabel=self.ylabel)
         summary = (f"{self.metric} > {self.bound_label} in {v}/{len(value)} cells (binomial p = {p:.3g} at rate "

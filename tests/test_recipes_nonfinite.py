@@ -102,6 +102,19 @@ def test_probable_bound_tolerates_rare_violations_and_fails_frequent_ones():
         "inconclusive"
 
 
+def test_probable_bound_takes_a_constant_bound():
+    # sterge20.als's score mass: within a constant in all but a fraction delta of the cells
+    results = sweep()  # 60 cells
+    top = sorted(r.metrics["err"] for r in results)
+    rule = ProbableBound("err", top[-2], 0.01, "err", "c")  # one cell over: binomial p = 0.45 at rate 0.01
+    out = rule(results, "ci")
+    assert out.status == "holds" and "in 1/60 cells" in out.summary
+    assert out.fits[0].reference.shape == out.fits[0].y.shape and np.all(out.fits[0].reference == top[-2])
+    out = ProbableBound("err", top[-5], 0.01, "err", "c")(results, "ci")  # four over: p = 0.003
+    assert out.status == "fails" and "in 4/60 cells" in out.summary
+    assert rule.reads == frozenset({"err"})
+
+
 def test_for_each_method_judges_only_the_methods_present():
     def rule(method):
         return MeanAtMost("err", 0.2, "err", method=method, name=f"{method}_err")
