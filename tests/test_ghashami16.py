@@ -233,3 +233,21 @@ def test_a_nan_delta_fails_fd_bound():
     claim = CLAIMS["ghashami16.fd-bound"].with_estimators(fd=_nan_delta_fd)
     verdict = evaluate([claim], "ci", jobs=1, keep=lambda c: c.seed == 0).verdicts[claim.id]
     assert verdict.status == "fails" and "the estimator's delta_ is nan" in verdict.summary, verdict.summary
+
+
+@pytest.mark.parametrize("n, m", [(60, 12), (12, 60), (30, 30)])
+def test_lemma22_psd_excess_is_the_n_by_n_eigenvalue(n, m):
+    """-lambda_min(Z P Z^T) from R P R^T (Z = QR) equals the n x n eigvalsh, zeros included,
+    for n above, below and equal to m: P = I (Z P Z^T is positive definite when n <= m, its
+    zeros decide when n > m), a projector (PSD: the excess is round-off) and I - 2 w w^T (not PSD)."""
+    from kpca_suite.suites.papers.ghashami16.features import _psd_excess
+    rng = np.random.default_rng(n + m)
+    Z = rng.standard_normal((n, m))
+    W = np.linalg.qr(rng.standard_normal((m, min(m, 5))))[0]
+    w = W[:, :1]
+    for P in (np.eye(m), np.eye(m) - W @ W.T, np.eye(m) - 2.0 * w @ w.T):
+        direct = -np.min(np.linalg.eigvalsh(Z @ P @ Z.T))
+        scale = np.sum(Z * Z)
+        assert abs(_psd_excess(Z, P) - direct) <= 1e-12 * scale
+    if n >= m:  # R is invertible: R P R^T has P's inertia (Sylvester), one negative eigenvalue
+        assert _psd_excess(Z, np.eye(m) - 2.0 * w @ w.T) > 1e-3 * scale
