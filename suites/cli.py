@@ -637,8 +637,8 @@ def cmd_plan(args) -> int:
         del probes[key]
     if probes:
         from .runner import run_sweep
-        if _plan_run(calibration, "probe", f"probing {len(probes)} cell(s), each claim's largest per method "
-                     f"at {args.profile},",
+        if _plan_run(calibration, "probe", f"probing {len(probes)} cell(s), per claim and method the largest and "
+                     f"the smallest at the largest n, at {args.profile},",
                      lambda store: run_sweep(claims, args.profile, store, jobs=args.jobs,
                                              progress=not args.no_progress, keep=lambda c: c.key() in probes)):
             return 130
@@ -789,8 +789,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default: results/calibration)")
     p.add_argument("--no-calibrate", action="store_true", help="run nothing: claims without timings are reported so")
     p.add_argument("--probe", action="store_true",
-                   help="first time each claim's largest cell per method at the planned profile (into "
-                        "--calibration): a law fitted on smaller cells can be far short at paper scale")
+                   help="first time, per claim and method, the largest cell of the planned profile and the smallest "
+                        "at its largest n (into --calibration): a law fitted on smaller cells can be far off "
+                        "at paper scale")
     p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
                    help="worker processes of the calibration run (default: all CPUs)")
     p.add_argument("--json", default=None, metavar="FILE", help="also write the plan as JSON to FILE")

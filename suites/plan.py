@@ -53,13 +53,14 @@ The estimate of one cell
    the n = 500 time and n^2.6: 4.6x too slow at n = 20000).
 
 Extrapolated far in n, a law fitted on small cells can be far off either way (:func:`probe_cells`);
-``plan --probe`` times each claim's largest cell per method of the planned profile first, and a
-plan that extrapolates in n says so in its totals. Fitted on the quick cells alone, the full
-profile's plan put ghashami16.randomnoisy at 33.5 CPU-h (6.9x its probed 4.84 h: a cell at n =
-20000 takes 0.5-2 min, not 5.5-18) and sterge20.insample-nystrom's cells at 0.5 s (14x short of
-the 7 s measured: its exact eigendecomposition grows faster than the paper's pooled n^0.86). With
-the probes, the plan of the 2302 full cells measured so far (40 claims) was 0.89x their measured
-total and 0.68x-1.48x per claim above one CPU-minute (both measured beside other jobs).
+``plan --probe`` first times, per claim and method, the largest cell of the planned profile and the
+smallest at its largest n, and a plan that extrapolates in n says so in its totals. Fitted on the
+quick cells alone, the full profile's plan put ghashami16.randomnoisy at 33.5 CPU-h (6.9x its probed
+4.84 h: a cell at n = 20000 takes 0.5-2 min, not 5.5-18) and sterge20.insample-nystrom's cells at
+0.5 s (14x short of the 7 s measured: its exact eigendecomposition grows faster than the paper's
+pooled n^0.86). Checked against the full profile's run of 2026-11-28 (11,324 cells of 50 claims,
+2.61 CPU-h, nothing else running): the quick-only plan was 1.44x the total and 0.12x-6.2x per claim
+above one CPU-minute; with both probes 1.15x the total and 0.94x-1.33x per claim.
 
 The timings of any finished store serve (a quick or ci run, a partial full run); peak memory
 is estimated only from traced cells, else the plan says "not traced". A claim with no
@@ -539,17 +540,26 @@ def read_timings(store, known: dict) -> tuple:
 
 
 def probe_cells(cells) -> list:
-    """Per method, the costliest-looking cell of ``cells``: the largest product of its
-    :func:`sizes` (the lowest seed among equals). Timed before a plan (``plan --probe``), it
-    pins each law at the size the profile reaches, where the ci and quick sizes may not show
-    how a cell grows (bach13.pivoting's cells grew like n^1.1 up to n = 400 and like n^2.3 from
-    n = 800 to 3200; fitted on the quick cells alone, the full profile's plan was 7.6x short)."""
-    best = {}
+    """Per method, the two cells of ``cells`` that pin its law at the size the profile reaches: the
+    costliest-looking (the largest product of its :func:`sizes`) and the cheapest-looking among those
+    at the largest n (the smallest product; one cell when they coincide), the lowest seed among
+    equals. Timed before a plan (``plan --probe``), they show how a cell grows where the ci and
+    quick sizes may not: bach13.pivoting's cells grew like n^1.1 up to n = 400 and like n^2.3 from
+    n = 800 to 3200 (fitted on the quick cells alone, the full profile's plan was 7.6x short); and
+    at full, landmarks.error-vs-m's cells grow with m as they did not at quick, where a cell's cost
+    was mostly n's (with the largest cell alone the plan was 1.505x its measured 11.2 CPU-minutes,
+    with both 1.29x)."""
+    largest, smallest = {}, {}
     for c in cells:
-        rank = (math.prod(sizes(c).values()), -c.seed)
-        if c.method not in best or rank > best[c.method][0]:
-            best[c.method] = (rank, c)
-    return [c for _, c in best.values()]
+        size = sizes(c)
+        volume = math.prod(size.values())
+        if c.method not in largest or (volume, -c.seed) > largest[c.method][0]:
+            largest[c.method] = ((volume, -c.seed), c)
+        rank = (size.get("n", 0.0), -volume, -c.seed)
+        if c.method not in smallest or rank > smallest[c.method][0]:
+            smallest[c.method] = (rank, c)
+    out = [c for _, c in largest.values()]
+    return out + [c for _, c in smallest.values() if c not in out]
 
 
 def calibrate(claims, store, jobs: Optional[int] = None, progress: bool = True):
@@ -627,7 +637,7 @@ def format_plan(plan: Plan) -> str:
     far = [c.extrapolation for c in plan.claims if c.extrapolation and c.extrapolation > 1]
     if far:
         lines.append(f"total: {len(far)} claim(s) extrapolated beyond their largest measured n (up to "
-                     f"{_sig(max(far))}x): `plan --probe` times each claim's largest cell per method first")
+                     f"{_sig(max(far))}x): `plan --probe` times each method's largest cells first")
     if t["untimed_claims"]:
         lines.append(f"total: without {t['untimed_cells']} cells of {len(t['untimed_claims'])} claim(s) "
                      f"that have no timings: {', '.join(t['untimed_claims'])}")

@@ -248,12 +248,13 @@ def test_a_plan_beyond_its_largest_measured_n_says_so_and_names_the_probe():
     assert "--probe" not in plan.format_plan(plan.make_plan({"toy.a": far}, "full", 1, probed, PAPERS))
 
 
-def test_a_probe_is_each_methods_largest_cell():
+def test_the_probes_are_each_methods_largest_cell_and_smallest_at_the_largest_n():
     cells = [Cell.make("toy.a", meth, n, s, m=k) for meth in ("x", "y") for n in (100, 400) for s in (1, 0)
              for k in (4, 16)]
     got = plan.probe_cells(cells)
-    assert sorted(c.method for c in got) == ["x", "y"]
-    assert {(c.n, c.seed, c.p["m"]) for c in got} == {(400, 0, 16)}
+    assert sorted(c.method for c in got) == ["x", "x", "y", "y"]
+    assert {(c.n, c.seed, c.p["m"]) for c in got} == {(400, 0, 16), (400, 0, 4)}
+    (one,) = plan.probe_cells([Cell.make("toy.a", "x", 400, 0, m=16)])  # one cell: probed once
 
 
 def test_plan_probe_times_the_largest_cell_before_it_fits(toy_store, tmp_path, capsys):
@@ -261,7 +262,7 @@ def test_plan_probe_times_the_largest_cell_before_it_fits(toy_store, tmp_path, c
     code, out, err = run(["plan", "toy.rate", "--profile", "full", "--store", str(toy_store), "--probe",
                           "--calibration", str(cal), "--jobs", "1", "--no-progress"], capsys)
     assert code == 0, err
-    assert "probing 1 cell(s), each claim's largest per method at full" in err
+    assert "probing 1 cell(s), per claim and method the largest and the smallest at the largest n, at full" in err
     with ResultStore(cal / cli.STORE_NAME, create=False) as st:
         (probe,) = st.results("toy.rate")
     assert (probe.cell.n, probe.cell.seed) == (max(toy.NS["full"]), 0)
