@@ -58,9 +58,11 @@ smallest at its largest n, and a plan that extrapolates in n says so in its tota
 quick cells alone, the full profile's plan put ghashami16.randomnoisy at 33.5 CPU-h (6.9x its probed
 4.84 h: a cell at n = 20000 takes 0.5-2 min, not 5.5-18) and sterge20.insample-nystrom's cells at
 0.5 s (14x short of the 7 s measured: its exact eigendecomposition grows faster than the paper's
-pooled n^0.86). Checked against the full profile's run of 2026-11-28 (11,324 cells of 50 claims,
-2.61 CPU-h, nothing else running): the quick-only plan was 1.44x the total and 0.12x-6.2x per claim
-above one CPU-minute; with both probes 1.15x the total and 0.94x-1.33x per claim.
+pooled n^0.86). Checked against the full profile's run of 2026-11-28 (12,934 cells of 59 claims,
+3.13 CPU-h, nothing else running): the quick-only plan was 1.35x the total and 0.12x-6.2x per claim
+above one CPU-minute; with both probes 1.16x the total and 0.83x-1.52x per claim. The one over 1.5x,
+ghashami16.rff-rate (1.52x; 1.40x probed on its largest cell alone), costs an n^2 d Gram that does
+not grow with m plus a part that does, a sum that one power law per method cannot follow.
 
 The timings of any finished store serve (a quick or ci run, a partial full run); peak memory
 is estimated only from traced cells, else the plan says "not traced". A claim with no
@@ -547,7 +549,7 @@ def probe_cells(cells) -> list:
     quick sizes may not: bach13.pivoting's cells grew like n^1.1 up to n = 400 and like n^2.3 from
     n = 800 to 3200 (fitted on the quick cells alone, the full profile's plan was 7.6x short); and
     at full, landmarks.error-vs-m's cells grow with m as they did not at quick, where a cell's cost
-    was mostly n's (with the largest cell alone the plan was 1.505x its measured 11.2 CPU-minutes,
+    was mostly n's (with the largest cell alone the plan was 1.51x its measured 11.2 CPU-minutes,
     with both 1.29x)."""
     largest, smallest = {}, {}
     for c in cells:
