@@ -55,12 +55,12 @@ The estimate of one cell
 Extrapolated far in n, a law fitted on small cells can be far off either way (:func:`probe_cells`);
 ``plan --probe`` first times, per claim and method, the largest cell of the planned profile and the
 smallest at its largest n, and a plan that extrapolates in n says so in its totals. Fitted on the
-quick cells alone, the full profile's plan put ghashami16.randomnoisy at 33.5 CPU-h (6.9x its probed
-4.84 h: a cell at n = 20000 takes 0.5-2 min, not 5.5-18) and sterge20.insample-nystrom's cells at
+quick cells alone, the full profile's plan once put ghashami16.randomnoisy at 33.5 CPU-h (it took
+1.51 h: no cell at n = 20000 took more than 43 s) and sterge20.insample-nystrom's cells at
 0.5 s (14x short of the 7 s measured: its exact eigendecomposition grows faster than the paper's
-pooled n^0.86). Checked against the full profile's run of 2026-11-28 (12,934 cells of 59 claims,
-3.13 CPU-h, nothing else running): the quick-only plan was 1.35x the total and 0.12x-6.2x per claim
-above one CPU-minute; with both probes 1.16x the total and 0.83x-1.52x per claim. The one over 1.5x,
+pooled n^0.86). Checked against the full profile's run of 2026-11-28 (13,234 cells of the 60 claims,
+4.64 CPU-h, nothing else running): the quick-only plan was 1.86x the total and 0.12x-6.2x per claim
+above one CPU-minute; with both probes 1.17x the total and 0.83x-1.52x per claim. The one over 1.5x,
 ghashami16.rff-rate (1.52x; 1.40x probed on its largest cell alone), costs an n^2 d Gram that does
 not grow with m plus a part that does, a sum that one power law per method cannot follow.
 
