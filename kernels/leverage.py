@@ -24,11 +24,27 @@ The regulariser is n s on the unnormalised Gram matrix K. Two estimators:
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import cho_factor, cholesky, lapack, solve_triangular
+from scipy.linalg import cho_factor, lapack, solve_triangular
 
 from .gram import _blocks, _check_block_size
 from .spec import Kernel
 from .validation import check_array, check_positive, check_random_state
+
+
+def inverse_cholesky_factor(A, ridge: float, overwrite: bool = False) -> np.ndarray:
+    """L^{-1}, lower triangular (zeros above the diagonal), for A + ridge I = L L^T: LAPACK's
+    dpotrf then dtrtri, (2/3) r^3 flops for an r x r symmetric A. Its squared column norms give
+    [A (A + ridge I)^{-1}]_ii = 1 - ridge ||L^{-1} e_i||^2 (the exact ridge leverage scores) and
+    its squared Frobenius norm tr A (A + ridge I)^{-1} = r - ridge ||L^{-1}||_F^2 (their total).
+    ``overwrite`` lets it add the ridge to A itself (a float64 array the caller no longer needs)."""
+    A = np.asarray(A, dtype=np.float64) if overwrite else np.array(A, dtype=np.float64)
+    A[np.diag_indices_from(A)] += ridge
+    L, info = lapack.dpotrf(A, lower=1, clean=1, overwrite_a=1)
+    if info == 0:
+        L, info = lapack.dtrtri(L, lower=1, overwrite_c=1)
+    if info != 0:
+        raise np.linalg.LinAlgError(f"A + {ridge:g} I is not numerically positive definite (LAPACK info {info})")
+    return L
 
 
 def exact_leverage_scores(X, kernel: Kernel, s) -> np.ndarray:
@@ -54,12 +70,7 @@ def exact_leverage_scores(X, kernel: Kernel, s) -> np.ndarray:
         out = ((X @ V) ** 2) @ (1.0 / (e[None, :] + n * levels[:, None])).T
         out = out.T
     elif np.ndim(s) == 0:
-        C = kernel.block(X, validate=False)
-        C[np.diag_indices_from(C)] += n * levels[0]
-        L = cholesky(C, lower=True, overwrite_a=True, check_finite=False)  # its upper triangle zeroed
-        Linv, info = lapack.dtrtri(L, lower=1, overwrite_c=1)  # in place, the zeros kept
-        if info:
-            raise np.linalg.LinAlgError(f"K + n s I is singular to working precision (dtrtri info {info})")
+        Linv = inverse_cholesky_factor(kernel.block(X, validate=False), n * levels[0], overwrite=True)
         out = 1.0 - n * levels[0] * np.einsum("ij,ij->j", Linv, Linv)[None, :]
     else:
         e, U = np.linalg.eigh(kernel.block(X, validate=False))

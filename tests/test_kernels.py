@@ -304,3 +304,16 @@ def test_polynomial_every_degree_against_scikit_learn(degree, normalize):
     assert_allclose(k.block(X, Y), want, rtol=RTOL, atol=1e-14 * np.abs(want).max())
     if not normalize:
         assert_allclose(k.diag(X), np.diag(polynomial_kernel(X, degree=degree, gamma=0.5, coef0=0.0)), rtol=RTOL)
+
+
+def test_inverse_cholesky_factor_whitens_and_refuses_an_indefinite_matrix():
+    from kpca_suite.kernels.leverage import inverse_cholesky_factor
+    rng = np.random.default_rng(0)
+    B = rng.standard_normal((30, 8))
+    A = B @ B.T  # rank 8: needs the ridge
+    Linv = inverse_cholesky_factor(A, 0.5)
+    assert np.all(np.triu(Linv, 1) == 0.0)
+    np.testing.assert_allclose(Linv @ (A + 0.5 * np.eye(30)) @ Linv.T, np.eye(30), atol=1e-10)
+    np.testing.assert_array_equal(A, B @ B.T)  # not overwritten by default
+    with pytest.raises(np.linalg.LinAlgError, match="not numerically positive definite"):
+        inverse_cholesky_factor(A - np.eye(30), 0.5)

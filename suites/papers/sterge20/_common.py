@@ -5,9 +5,9 @@ and the planted faults used by more than one claim."""
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import lapack
 
 from kpca_suite.kernels import Kernel
+from kpca_suite.kernels.leverage import inverse_cholesky_factor
 from kpca_suite.methods import NystromKPCA, UniformLandmarks
 from kpca_suite.theory import FourierModel, smaller_gram
 
@@ -127,12 +127,5 @@ def exact_score_mass(gram, n: int, s: float) -> float:
     subtraction loses log10(r / sum) digits: against the eigvalsh total, 2e-15 (relative) on a
     sample of that cell's size and 2.6e-13 at n = 2401; test_sterge20 checks it against the
     per-point scores."""
-    A = np.array(gram, dtype=np.float64)
-    r = A.shape[0]
-    A[np.diag_indices(r)] += n * s
-    L, info = lapack.dpotrf(A, lower=1, clean=1, overwrite_a=1)
-    if info == 0:
-        L, info = lapack.dtrtri(L, lower=1, overwrite_c=1)
-    if info != 0:
-        raise np.linalg.LinAlgError(f"G + n s I is not numerically positive definite (LAPACK info {info})")
-    return float(r - n * s * np.einsum("ij,ij->", L, L))
+    Linv = inverse_cholesky_factor(gram, n * s)
+    return float(Linv.shape[0] - n * s * np.einsum("ij,ij->", Linv, Linv))
