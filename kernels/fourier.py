@@ -30,6 +30,15 @@ _SQRT2 = np.sqrt(2.0)
 RESET = 32
 
 
+@njit(cache=True)
+def _reduced_cos_sin(q, xr):
+    """(cos, sin) of 2 pi q xr for xr in [0, 1), the angle reduced first: u = frac(q xr), so the
+    call sees [0, 2 pi) and the only error growing with q is the rounding of q xr (about q eps)."""
+    u = q * xr
+    a = _TWO_PI * (u - np.floor(u))
+    return np.cos(a), np.sin(a)
+
+
 @njit(cache=True, parallel=True)
 def _fourier_block(x, sqrt_lam, first):
     """out[r, c - first] = sqrt_lam[c] psi_c(x[r]) for the 0-based columns c = first..J-1
@@ -37,11 +46,9 @@ def _fourier_block(x, sqrt_lam, first):
 
     Per point, (cos, sin) at frequency j + 1 is the rotation of those at j by the angle
     2 pi x (two multiplications and an addition each), as in :func:`_trig_moments`: one
-    pair of trigonometric calls per :data:`RESET` frequencies instead of one call per
-    column. Each exact evaluation reduces the angle first, u = frac(j frac(x)), so cos(2 pi u)
-    is evaluated on [0, 2 pi) and the only error growing with the frequency j is the
-    rounding of the product j x (about j * 1e-16); the rotations add at most about
-    4 RESET eps to a value of size 1.
+    pair of trigonometric calls (:func:`_reduced_cos_sin`, the angle reduced) per
+    :data:`RESET` frequencies instead of one call per column; the rotations add at most
+    about 4 RESET eps to a value of size 1.
     """
     n = x.shape[0]
     J = sqrt_lam.shape[0]
@@ -51,14 +58,10 @@ def _fourier_block(x, sqrt_lam, first):
         xr = x[r] - np.floor(x[r])
         if first == 0:
             out[r, 0] = sqrt_lam[0]
-        c1 = np.cos(_TWO_PI * xr)
-        s1 = np.sin(_TWO_PI * xr)
+        c1, s1 = _reduced_cos_sin(1, xr)
         j = 1
         while j <= top:
-            u = j * xr
-            a = _TWO_PI * (u - np.floor(u))
-            c = np.cos(a)
-            s = np.sin(a)
+            c, s = _reduced_cos_sin(j, xr)
             stop = min(j + RESET, top + 1)
             while j < stop:
                 out[r, 2 * j - 1 - first] = _SQRT2 * sqrt_lam[2 * j - 1] * c
@@ -100,20 +103,16 @@ def _trig_moments(x, qmax):
     """C[q] = sum_r cos(2 pi q x_r) and S[q] = sum_r sin(2 pi q x_r), q = 0..qmax.
 
     Per point, (cos, sin) at frequency q + 1 is the rotation of those at q by the angle
-    2 pi x (two multiplications and an addition each), evaluated exactly, with the angle
-    reduced as in :func:`_fourier_block`, every :data:`RESET` frequencies."""
+    2 pi x (two multiplications and an addition each), evaluated exactly
+    (:func:`_reduced_cos_sin`) every :data:`RESET` frequencies."""
     C = np.zeros(qmax + 1)
     S = np.zeros(qmax + 1)
     for r in range(x.shape[0]):
         xr = x[r] - np.floor(x[r])
-        c1 = np.cos(_TWO_PI * xr)
-        s1 = np.sin(_TWO_PI * xr)
+        c1, s1 = _reduced_cos_sin(1, xr)
         q = 0
         while q <= qmax:
-            u = q * xr
-            a = _TWO_PI * (u - np.floor(u))
-            c = np.cos(a)
-            s = np.sin(a)
+            c, s = _reduced_cos_sin(q, xr)
             stop = min(q + RESET, qmax + 1)
             while q < stop:
                 C[q] += c
