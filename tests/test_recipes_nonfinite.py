@@ -113,6 +113,8 @@ def test_probable_bound_takes_a_constant_bound():
     out = ProbableBound("err", top[-5], 0.01, "err", "c")(results, "ci")  # four over: p = 0.003
     assert out.status == "fails" and "in 4/60 cells" in out.summary
     assert rule.reads == frozenset({"err"})
+    results[0].metrics["err"] = math.nan  # a NaN under a constant bound fails, never counts as within
+    assert rule(results, "ci").status == "fails"
 
 
 def test_for_each_method_judges_only_the_methods_present():
