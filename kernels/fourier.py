@@ -39,36 +39,43 @@ def _reduced_cos_sin(q, xr):
     return np.cos(a), np.sin(a)
 
 
+@njit(cache=True)
+def _cos_sin_run(xr, q0, cos_out, sin_out):
+    """cos_out[k] = cos 2 pi (q0 + k) xr and sin_out[k] = sin 2 pi (q0 + k) xr, for each k
+    below the array's length (sin_out may be one shorter): each frequency's pair the rotation
+    of the previous one by the angle 2 pi xr (two multiplications and an addition each),
+    evaluated afresh (:func:`_reduced_cos_sin`) every :data:`RESET` frequencies, so a value
+    carries at most about 4 RESET eps. The outputs may be strided views (a feature row's
+    cos and sin columns)."""
+    c1, s1 = _reduced_cos_sin(1, xr)
+    for k in range(cos_out.shape[0]):
+        if k % RESET == 0:
+            c, s = _reduced_cos_sin(q0 + k, xr)
+        cos_out[k] = c
+        if k < sin_out.shape[0]:
+            sin_out[k] = s
+        c, s = c * c1 - s * s1, s * c1 + c * s1
+
+
 @njit(cache=True, parallel=True)
 def _fourier_block(x, sqrt_lam, first):
     """out[r, c - first] = sqrt_lam[c] psi_c(x[r]) for the 0-based columns c = first..J-1
     in the order above (first = 1 leaves the constant out).
 
-    Per point, (cos, sin) at frequency j + 1 is the rotation of those at j by the angle
-    2 pi x (two multiplications and an addition each), as in :func:`_trig_moments`: one
-    pair of trigonometric calls (:func:`_reduced_cos_sin`, the angle reduced) per
-    :data:`RESET` frequencies instead of one call per column; the rotations add at most
-    about 4 RESET eps to a value of size 1.
+    Per point, the cos and sin columns are filled by :func:`_cos_sin_run` (one pair of
+    trigonometric calls per :data:`RESET` frequencies instead of one call per column), then
+    scaled by sqrt(2 lambda_c).
     """
     n = x.shape[0]
     J = sqrt_lam.shape[0]
-    top = J // 2  # the highest frequency: its cos column 2 top - 1 < J, its sin column 2 top < J when J is odd
     out = np.empty((n, J - first), dtype=np.float64)
     for r in prange(n):
-        xr = x[r] - np.floor(x[r])
+        row = out[r]
         if first == 0:
-            out[r, 0] = sqrt_lam[0]
-        c1, s1 = _reduced_cos_sin(1, xr)
-        j = 1
-        while j <= top:
-            c, s = _reduced_cos_sin(j, xr)
-            stop = min(j + RESET, top + 1)
-            while j < stop:
-                out[r, 2 * j - 1 - first] = _SQRT2 * sqrt_lam[2 * j - 1] * c
-                if 2 * j < J:
-                    out[r, 2 * j - first] = _SQRT2 * sqrt_lam[2 * j] * s
-                c, s = c * c1 - s * s1, s * c1 + c * s1
-                j += 1
+            row[0] = sqrt_lam[0]
+        _cos_sin_run(x[r] - np.floor(x[r]), 1, row[1 - first::2], row[2 - first::2])
+        for c in range(1, J):
+            row[c - first] *= _SQRT2 * sqrt_lam[c]
     return out
 
 
@@ -100,25 +107,16 @@ def fourier_features(x, eigenvalues, constant: bool = True) -> np.ndarray:
 
 @njit(cache=True)
 def _trig_moments(x, qmax):
-    """C[q] = sum_r cos(2 pi q x_r) and S[q] = sum_r sin(2 pi q x_r), q = 0..qmax.
-
-    Per point, (cos, sin) at frequency q + 1 is the rotation of those at q by the angle
-    2 pi x (two multiplications and an addition each), evaluated exactly
-    (:func:`_reduced_cos_sin`) every :data:`RESET` frequencies."""
+    """C[q] = sum_r cos(2 pi q x_r) and S[q] = sum_r sin(2 pi q x_r), q = 0..qmax, each
+    point's values from :func:`_cos_sin_run`."""
     C = np.zeros(qmax + 1)
     S = np.zeros(qmax + 1)
+    cs = np.empty(qmax + 1)
+    sn = np.empty(qmax + 1)
     for r in range(x.shape[0]):
-        xr = x[r] - np.floor(x[r])
-        c1, s1 = _reduced_cos_sin(1, xr)
-        q = 0
-        while q <= qmax:
-            c, s = _reduced_cos_sin(q, xr)
-            stop = min(q + RESET, qmax + 1)
-            while q < stop:
-                C[q] += c
-                S[q] += s
-                c, s = c * c1 - s * s1, s * c1 + c * s1
-                q += 1
+        _cos_sin_run(x[r] - np.floor(x[r]), 0, cs, sn)
+        C += cs
+        S += sn
     return C, S
 
 
