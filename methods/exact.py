@@ -165,6 +165,16 @@ class ExactKPCA(KPCABase):
             self._score_offset_ = colmean @ self.coefficients_
         return self
 
+    def fit_transform(self, X) -> np.ndarray:
+        """The training rows' scores, without the second kernel pass of
+        ``fit(X).transform(X)``: K U_k = U_k diag(e_k) (H K H when centred, whose
+        eigenvectors of nonzero eigenvalue are orthogonal to 1, so the training mean's
+        term vanishes), hence the scores K A = U_k diag(e_k) diag(e_k^{-1/2}) =
+        A diag(e_k), A = ``coefficients_`` (a column cut at rcond stays zero). They agree
+        with ``transform(X)`` up to the eigensolver's residual."""
+        self.fit(X)
+        return self.coefficients_ * (self.n_samples_ * self.eigenvalues_)
+
     def _budget(self) -> int:
         if self.max_kernel_bytes is None:
             return default_kernel_budget()

@@ -154,6 +154,18 @@ def test_block_solver_converges_on_a_fast_decaying_spectrum():
     assert_allclose(block.eigenvalues_, dense.eigenvalues_, rtol=1e-12)
 
 
+@pytest.mark.parametrize("solver, rtol", [("dense", 1e-12), ("lanczos", 1e-12), ("block", 1e-8)])
+@pytest.mark.parametrize("center", [False, True])
+def test_exact_fit_transform_is_the_training_rows_transform(solver, rtol, center):
+    # fit_transform reads the scores off the eigenpairs (A diag(e)) instead of a second kernel
+    # pass; a centred fit whose scores kept the training mean's term would differ by 1 (m^T A)
+    X = _data(1500, 2, seed=44)
+    est = ExactKPCA(5, KERN, center=center, solver=solver, random_state=0)
+    scores = est.fit_transform(X)
+    assert est.solver_.startswith(solver)
+    assert_allclose(scores, est.transform(X), rtol=0, atol=rtol * np.abs(scores).max())
+
+
 def test_block_krylov_that_does_not_converge_raises():
     from kpca_suite.methods.exact import block_krylov_topk
     d = np.linspace(1.0, 0.5, 300)  # a flat spectrum: two passes cannot resolve the top 10
