@@ -6,6 +6,7 @@ import pytest
 from scipy.stats import chisquare
 
 from kpca_suite.kernels import Kernel, draw_rff
+from kpca_suite.kernels.gram import default_block_size
 from kpca_suite.methods.rf_erm import RFERM
 from kpca_suite.methods.skpca import SKPCA
 from kpca_suite.methods.streaming_nystrom import StreamingNystrom
@@ -199,6 +200,22 @@ def test_lanczos_that_does_not_converge_raises(monkeypatch):
     monkeypatch.setattr(kernel_error, "LANCZOS_MAXITER", 2)
     with pytest.raises(RuntimeError, match="Lanczos did not reach"):
         spectral_error(X, np.zeros((100, 1)), kern)
+
+
+@pytest.mark.parametrize("row", [0, 1500, 2999])
+def test_a_non_finite_entry_of_g_is_refused_in_any_row_block(row):
+    """G is tested for NaN or inf block by block of rows (three blocks at n = 3000): an inf in
+    the first, a middle or the last block is refused."""
+    n = 3000
+    assert default_block_size(n) < n / 2
+    X = _data(n=n)
+    kern = Kernel("gaussian", gamma=0.5)
+    G = kern.block(X)
+    G[row, 3] = np.inf
+    with pytest.raises(ValueError, match="G contains NaN or inf"):
+        spectral_error(X, np.zeros((n, 1)), kern, G=G)
+    with pytest.raises(ValueError, match="G contains NaN or inf"):
+        frobenius_errors(X, [np.zeros((n, 1))], kern, G=G)
 
 
 def test_spectral_error_is_max_abs_eig_not_lambda_max():
