@@ -56,13 +56,14 @@ Extrapolated far in n, a law fitted on small cells can be far off either way (:f
 ``plan --probe`` first times, per claim and method, the largest cell of the planned profile and the
 smallest at its largest n, and a plan that extrapolates in n says so in its totals. Fitted on the
 quick cells alone, the full profile's plan once put ghashami16.randomnoisy at 33.5 CPU-h (it took
-1.51 h: no cell at n = 20000 took more than 43 s) and sterge20.insample-nystrom's cells at
+1.06 h: no cell at n = 20000 took more than 36 s) and sterge20.insample-nystrom's cells at
 0.5 s (14x short of the 7 s measured: its exact eigendecomposition grows faster than the paper's
 pooled n^0.86). Checked against the full profile's run of 2026-11-28 (13,234 cells of the 60 claims,
-4.64 CPU-h, nothing else running): the quick-only plan was 1.86x the total and 0.12x-6.2x per claim
-above one CPU-minute; with both probes 1.17x the total and 0.83x-1.52x per claim. The one over 1.5x,
-ghashami16.rff-rate (1.52x; 1.40x probed on its largest cell alone), costs an n^2 d Gram that does
-not grow with m plus a part that does, a sum that one power law per method cannot follow.
+4.00 CPU-h, nothing else running): fitted on a quick store alone the plan was 1.18x the total but
+0.09x-3.5x per claim above one CPU-minute; with both probes 1.17x the total and 0.73x-1.47x per
+claim. Where one power law per method is strained, as for ghashami16.rff-rate (an n^2 d Gram that
+does not grow with m plus a part that does), the plan is least sure: 1.36x probed here, 1.52x
+against an earlier run of the same claim.
 
 The timings of any finished store serve (a quick or ci run, a partial full run); peak memory
 is estimated only from traced cells, else the plan says "not traced". A claim with no
