@@ -28,7 +28,7 @@ L24_KS = (1, 5, 20)
 L24_TOL = 1e-9
 
 
-L24_FORMULA_TOL = 1e-9  # the rhs (Lanczos spectral norm) against its dense evaluation: 9.7e-15 at ci
+L24_FORMULA_TOL = 1e-9  # the routine on the dense norms against the printed rhs: 3.9e-16 at ci (2026-11-28)
 
 
 @single_threaded
@@ -55,11 +55,12 @@ def lemma24_experiment(cell: Cell, estimators) -> dict:
     spec_dense = float(np.max(np.abs(np.linalg.eigvalsh(G - Y @ Y.T))))
     for k in L24_KS:
         lhs = frobenius_error(X, estimators["top_k_factor"](Y, k), kern, G=G)
-        bound = estimators["bound"](float(np.sqrt(np.sum(lam[k:] ** 2))), k, spec)
+        tail = float(np.sqrt(np.sum(lam[k:] ** 2)))
         Uk = U[:, -k:]
         direct = float(np.linalg.norm(G - (Uk * e[-k:]) @ Uk.T)) + math.sqrt(k) * spec_dense
-        ratios.append(lhs / bound)
-        formulas.append(abs(bound - direct) / direct)
+        ratios.append(lhs / estimators["bound"](tail, k, spec))
+        # the routine on the dense norms, so that the check sees its formula, not Lanczos' residual
+        formulas.append(abs(estimators["bound"](tail, k, spec_dense) - direct) / direct)
     # np.max, not max(): a NaN ratio must stay NaN (and fail), not be passed over
     return {"ratio": float(np.max(ratios)), "bound_formula": float(np.max(formulas))}
 
