@@ -59,7 +59,7 @@ quick cells alone, the full profile's plan once put ghashami16.randomnoisy at 33
 1.06 h: no cell at n = 20000 took more than 36 s) and sterge20.insample-nystrom's cells at
 0.5 s (14x short of the 7 s measured: its exact eigendecomposition grows faster than the paper's
 pooled n^0.86). Checked against the full profile's run of 2026-11-28 (13,234 cells of the 60 claims,
-4.00 CPU-h, nothing else running): fitted on a quick store alone the plan was 1.18x the total but
+4.01 CPU-h, nothing else running): fitted on a quick store alone the plan was 1.18x the total but
 0.09x-3.5x per claim above one CPU-minute; with both probes 1.17x the total and 0.73x-1.47x per
 claim. Where one power law per method is strained, as for ghashami16.rff-rate (an n^2 d Gram that
 does not grow with m plus a part that does), the plan is least sure: 1.36x probed here, 1.52x
