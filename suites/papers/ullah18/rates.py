@@ -16,8 +16,8 @@ from kpca_suite.theory.rf_objective import projected_objective, span_distance
 from ...claim import Claim, Fault, Grid, PerProfile, Tolerance
 from ...judging import AllOf, AllWithin, MeanAtMost, SlopeInBand
 from ...roles import Subject
-from ._common import (CHUNK, MEHLER, NS, K, _fitted, _model, _seed_int, fault_seeds, full_rank_gram,
-                      rf_erm)
+from ._common import (CHUNK, MEHLER, NS, K, _fitted, _model, _population_spectrum, _seed_int, fault_seeds,
+                      full_rank_gram, rf_erm)
 
 OJA_QR_EVERY = 8  # the span does not depend on it (kernels/oja.py); 1.8x faster than 1 at m = 816
 
@@ -72,8 +72,7 @@ def _oja(n_components, budget, kernel, random_state, gamma: float, cls=RFOja) ->
     (k Lambda / gap^2 + Lambda / gap^2 here) at a small constant step, so the
     n <= 1024 cells would measure burn-in, which Thm 4.2 excludes (its n
     threshold): E_proj slope -1.35 [-1.52, -1.10] at ci with it."""
-    fmap = draw_rff(1, budget, "gaussian", gamma, "cos", random_state)
-    lam = np.linalg.eigvalsh(_model().feature_population(fmap.transform).C)[::-1]  # values only: half the time of eigh at m = 2840
+    lam = _population_spectrum(_model(), draw_rff(1, budget, "gaussian", gamma, "cos", random_state))
     return cls(n_components, budget, Kernel("gaussian", gamma=gamma), "cos",
                learning_rate=oja_schedule(lam, n_components), qr_every=OJA_QR_EVERY, random_state=random_state)
 
