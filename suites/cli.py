@@ -173,9 +173,15 @@ def _make_executor(args):
             client = distributed.Client(args.scheduler)
             cluster = None
         else:
+            from .allocator import fix_malloc_thresholds
+            from .runner import CELL_MMAP_THRESHOLD
+            # the dashboard on a free port: two local clusters at once (two runs on one machine)
+            # would otherwise both ask for 8787, and the second warn
             cluster = distributed.LocalCluster(n_workers=args.jobs or os.cpu_count() or 1,
-                                               threads_per_worker=1, processes=True)
+                                               threads_per_worker=1, processes=True, dashboard_address=":0")
             client = distributed.Client(cluster)
+            client.run(fix_malloc_thresholds, CELL_MMAP_THRESHOLD)  # our own workers, as the process pool's (a --scheduler's are left alone)
+            print(f"kpca-suite: Dask dashboard at {client.dashboard_link}", file=sys.stderr)
     except Exception as e:  # noqa: BLE001 - connection refused, timeout, ...
         where = args.scheduler or "a local cluster"
         raise UsageError(f"cannot start Dask on {where}: {type(e).__name__}: {e}") from None
@@ -198,6 +204,8 @@ def cmd_list(args) -> int:
 
 def cmd_run(args) -> int:
     from .pipeline import evaluate, write_outputs
+    from .allocator import fix_malloc_thresholds
+    from .runner import CELL_MMAP_THRESHOLD
     _positive_jobs(args.jobs)
     options = {}
     if args.data is not None:
@@ -229,6 +237,7 @@ def cmd_run(args) -> int:
         except ValueError as exc:
             raise UsageError(f"{claim.id}: {exc}") from None
     out = Path(args.out)
+    fix_malloc_thresholds(CELL_MMAP_THRESHOLD)  # this process runs the cells under --jobs 1 and forks the plotting workers
     executor, close = _make_executor(args)  # an unreachable scheduler stops here, before the store is touched
     try:
         store = _open_store(out, create=True)

@@ -12,7 +12,7 @@ How a claim is measured (:func:`measure`), for each of its cases (the sizes of
 the chosen profile):
 
 1. the data are made once (:attr:`PerfClaim.data`);
-2. set-up and JIT warm-up, outside any timing: :func:`harness.steady_allocator` fixes glibc
+2. set-up and JIT warm-up, outside any timing: :func:`suites.allocator.fix_malloc_thresholds` fixes glibc
    malloc's thresholds, so that a contender's MiB-sized temporaries cost the same whatever the
    process freed before (:data:`harness.MMAP_THRESHOLD`); :func:`warm_jit` compiles (or
    loads from Numba's cache) every jitted routine; each contender's factory does

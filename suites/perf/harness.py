@@ -5,7 +5,6 @@ the rounds, peak memory in a child process, the load recorded) and the records."
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import gc
 import importlib.util
 import json
@@ -20,6 +19,7 @@ from typing import Callable, Mapping, Optional
 
 import numpy as np
 
+from ..allocator import fix_malloc_thresholds
 from ..claim import PROFILES
 from .data import bach13_kernel, gaussian_data
 
@@ -59,7 +59,7 @@ def measure(claim: PerfClaim, profile: str = "quick", repeats: int = 3, memory: 
         raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
     repeats = max(1, int(repeats))
     records = []
-    steady_allocator()
+    fix_malloc_thresholds(MMAP_THRESHOLD)
     with single_thread_blas(claim.single_thread):
         warm_jit()
         for index, params in enumerate(claim.sizes[profile]):
@@ -165,28 +165,14 @@ def single_thread_blas(on: bool = True):
 _WARM = []
 
 
-#: glibc's malloc serves a block of at least its mmap threshold by mmap and unmaps it on free, so such a
-#: temporary page-faults again at every use; and it raises the threshold to the size of any mmapped block
-#: freed, up to 32 MiB. The time of a contender that makes MiB-sized temporaries then depends on what the
-#: process freed before it: perf.pivoted-cholesky's floor at n = 5000, p = 50 took 3.1 ms in a fresh
-#: process and 0.74 ms after one 16 MiB array had been freed (ours 4.8 -> 3.0 ms), so that row read 0.68
-#: measured alone and 0.33 after seven other claims (2026-11-26). :func:`steady_allocator` fixes the
-#: thresholds before any timing, so every contender of every claim runs in the regime a long-running
-#: process settles into, whatever ran before it.
+#: glibc malloc's mmap threshold while a claim is timed (:mod:`suites.allocator`): 32 MiB, the most
+#: glibc's own adjustment reaches, so that every contender of every claim runs in the regime a
+#: long-running process settles into, whatever ran before it. Left to glibc, the time of a contender
+#: that makes MiB-sized temporaries depended on what the process had freed: perf.pivoted-cholesky's
+#: floor at n = 5000, p = 50 took 3.1 ms in a fresh process and 0.74 ms after one 16 MiB array had
+#: been freed (ours 4.8 -> 3.0 ms), so that row read 0.68 measured alone and 0.33 after seven other
+#: claims (2026-11-26).
 MMAP_THRESHOLD = 32 * 2**20
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # mallopt's parameter numbers (malloc.h)
-
-
-def steady_allocator() -> bool:
-    """Fix glibc malloc's thresholds for this process (blocks below MMAP_THRESHOLD come from the
-    heap, which keeps up to twice that free before giving memory back), turning off their
-    adjustment on free; True when set, False without glibc (the platform's allocator then runs
-    as it is). Timing only: the peak-memory children keep the default."""
-    try:
-        mallopt = ctypes.CDLL("libc.so.6").mallopt
-    except (OSError, AttributeError):
-        return False
-    return bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(mallopt(_M_TRIM_THRESHOLD, 2 * MMAP_THRESHOLD))
 
 
 def warm_jit() -> None:
