@@ -203,6 +203,21 @@ def test_released_code_table3_is_the_packages_own_pipeline():
     np.testing.assert_array_equal(code["lin"], me.run_linear_pca(Xtr, Xte, 5))
 
 
+def test_released_linear_pca_is_the_same_whatever_ran_before():
+    """On wide data the released code's Linear PCA takes scikit-learn's randomized SVD,
+    which draws from NumPy's global generator: the column is seeded by the cell (the same
+    after any earlier draws) and the caller's generator is left as it was."""
+    rng = np.random.default_rng(0)
+    Xtr, Xte = rng.normal(size=(600, 700)), rng.normal(size=(200, 700))
+    columns = []
+    for earlier in (0, 1):
+        np.random.seed(earlier)
+        before = np.random.get_state()[1].copy()
+        columns.append(h21_table3.released_linear_pca(Xtr, Xte, 10, seed=1))
+        np.testing.assert_array_equal(np.random.get_state()[1], before)
+    np.testing.assert_array_equal(columns[0], columns[1])
+
+
 def test_paper_difference_reason_reads_the_linear_column():
     assert "rows and split agree" in h21_table3.paper_difference_reason(0.006)
     assert "differs from the code's by 0.0937" in h21_table3.paper_difference_reason(0.0937)
