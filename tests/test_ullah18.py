@@ -82,7 +82,7 @@ def test_the_rate_experiment_through_transform_equals_the_evaluation_on_the_inte
     factories = {"rf-erm": ul_common.rf_erm, "rf-oja": ul_rates.rf_oja}
     probed = ul_rates.rate_experiment(cell, factories)["excess_proj"]
     model, est = ul_common._fitted(cell, factories[method], role, ul_common._seed_int(cell, "features"))
-    pop, Phi, _ = ul_common._population(model, est.feature_map_)
+    pop, Phi = ul_common._population(model, est.feature_map_)
     internal = ul_estimation._evaluate(model, pop, Phi, est.components_)["excess_proj"]
     assert probed > 0
     assert abs(probed - internal) <= 1e-9 * model.optimum(ul_common.K)

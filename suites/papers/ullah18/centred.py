@@ -31,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from kpca_suite.kernels import draw_rff
+from kpca_suite.methods.nystrom import top_eigenpairs
 from kpca_suite.methods.rf_oja import RFOja
 
 from ...claim import Claim, Fault, Grid, PerProfile, Tolerance
@@ -57,8 +58,7 @@ class CentredRFERM:
                                      self.random_state)
         Z = self.feature_map_.transform(X)
         self.mean_ = Z.mean(axis=0)
-        _, U = np.linalg.eigh(self._covariance(Z, self.mean_))
-        self.components_ = np.ascontiguousarray(U[:, ::-1][:, :self.n_components])
+        self.components_ = np.ascontiguousarray(top_eigenpairs(self._covariance(Z, self.mean_), self.n_components)[1])
         return self
 
     def _features(self, n: int) -> int:

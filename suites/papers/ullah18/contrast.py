@@ -28,7 +28,7 @@ def population_experiment(cell, estimators) -> dict:
     """n = infinity: eps_a(m) = opt - J(Phi_k of the population C_m) and the HS
     distance between the top-k kernel eigenspace and span{z^T phi_i}."""
     model = _model()
-    pop, Phi, _ = _population(model, estimators["features"](cell.p["m"], _seed_int(cell, "features")))
+    pop, Phi = _population(model, estimators["features"](cell.p["m"], _seed_int(cell, "features")))
     G, H = population_grams(Phi, pop.C, pop.M)
     return {"eps_a": model.optimum(K) - lifted_objective(G, H),
             "dist": eigen_overlap_distance(pop.coef[:K], Phi, G)}

@@ -52,7 +52,7 @@ def estimation_experiment(cell, estimators) -> dict:
     of the estimator's own map (:func:`theory.rf_objective.esl_first_order`, expectation 1 up
     to O(1/n)) and ||G - I||_F."""
     model, est = _fitted(cell, estimators[cell.method], "kpca-projection", _seed_int(cell, "features"))
-    pop, Phi, _ = _population(model, est.feature_map_)
+    pop, Phi = _population(model, est.feature_map_)
     out = _evaluate(model, pop, Phi, est.components_)
     J_opt = lifted_objective(*population_grams(Phi, pop.C, pop.M))
     out.update(eps_a=model.optimum(K) - J_opt, eps_e=J_opt - out["J"])

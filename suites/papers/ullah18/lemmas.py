@@ -65,7 +65,7 @@ def lemma_experiment(cell, estimators) -> dict:
                   np.linalg.norm(Phi_hat @ R @ R.T @ Phi_hat.T - Phi_hat @ Phi_hat.T))
     # J_proj <= optimum (population) for random subspaces of a drawn RF map
     model = _model()
-    pop, PhiC, _ = _population(model, draw_rff(1, 64, "gaussian", GAMMA, "cos", int(rng.integers(2**31))))
+    pop, PhiC = _population(model, draw_rff(1, 64, "gaussian", GAMMA, "cos", int(rng.integers(2**31))))
     excess_min = min(model.optimum(K) - projected_objective(*population_grams(U, pop.C, pop.M))
                      for U in [PhiC] + [_orthonormal(rng, 64, K) for _ in range(5)])
     return {"ratio_excess": float(max(ratios)) - 1.0, "c9_err": float(max(c9) - min(c9)),
