@@ -101,7 +101,7 @@ def _profile_run(data, claims, profile, **_):
 QUICK_PROFILE = PerfClaim(
     id="perf.quick-profile",
     goal="`kpca-suite run` (every claim, the default quick profile, every CPU, report and plots included) "
-         "finishes in under 4 minutes on 2 cores with Numba's cache warm (the first run after an install "
+         "finishes in under 3 minutes on 2 cores with Numba's cache warm (the first run after an install "
          "also compiles; the smaller profiles time the ci profile, whose goal is not stated)",
     data=lambda **_: None,
     contenders={"kpca-suite run": _profile_run, "floor: python -c 'import numpy'": _python_floor},
@@ -111,7 +111,7 @@ QUICK_PROFILE = PerfClaim(
            "full": (dict(claims="", profile="quick"),)},
     warm=dict(claims="sterge20.identities", profile="ci"),
     once=frozenset({"kpca-suite run"}),
-    derive=_seconds_derive(240.0, applies=lambda p: p["profile"] == "quick" and not p["claims"]),
+    derive=_seconds_derive(180.0, applies=lambda p: p["profile"] == "quick" and not p["claims"]),
 )
 
 
