@@ -182,38 +182,6 @@ def test_a_command_contender_with_the_wrong_exit_code_is_an_error():
         perf_commands._run_command([sys.executable, "-c", "import sys; print('boom', file=sys.stderr); sys.exit(3)"], 0)
 
 
-_HEAP_BLOCKS = """
-import ctypes, sys
-import numpy as np
-from kpca_suite.suites.allocator import fix_malloc_thresholds
-from kpca_suite.suites.perf.harness import MMAP_THRESHOLD
-class MallInfo2(ctypes.Structure):
-    _fields_ = [(f, ctypes.c_size_t) for f in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
-                                                 "fsmblks", "uordblks", "fordblks", "keepcost")]
-libc = ctypes.CDLL("libc.so.6")
-libc.mallinfo2.restype = MallInfo2
-if sys.argv[1] == "steady":
-    assert fix_malloc_thresholds(MMAP_THRESHOLD)
-before = libc.mallinfo2().hblks
-a = np.ones(2**18)  # 2 MiB
-print(libc.mallinfo2().hblks - before)
-"""
-
-
-@pytest.mark.parametrize("regime,mmapped", [("default", 1), ("steady", 0)])
-def test_the_bench_allocator_serves_mib_sized_arrays_from_the_heap(regime, mmapped):
-    # a fresh process mmaps a 2 MiB array (unmapped on free, so it page-faults at every use); after
-    # fix_malloc_thresholds(MMAP_THRESHOLD) the heap serves it, as in a process that has already freed a larger block
-    import ctypes
-    import subprocess
-    try:
-        ctypes.CDLL("libc.so.6").mallinfo2
-    except (OSError, AttributeError):
-        pytest.skip("no glibc >= 2.33 here")
-    out = subprocess.run([sys.executable, "-c", _HEAP_BLOCKS, regime], capture_output=True, text=True, check=True)
-    assert int(out.stdout.strip()) == mmapped
-
-
 def test_the_asv_declaration_finds_the_source_checkout():
     """perf.asv runs asv where asv.conf.json is: the repository root, two folders above
     suites/perf/ (it looked one folder too shallow and skipped every time)."""

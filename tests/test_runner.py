@@ -227,34 +227,6 @@ def test_limit_threads_caps_numba():
     numba.set_num_threads(before)
 
 
-_FAULTS = """
-import resource, sys
-import numpy as np
-if sys.argv[1] == "tuned":
-    from kpca_suite.suites.allocator import fix_malloc_thresholds
-    from kpca_suite.suites.runner import CELL_MMAP_THRESHOLD
-    assert fix_malloc_thresholds(CELL_MMAP_THRESHOLD)
-before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-for _ in range(8):
-    a = np.ones(8 * 2**20)  # 64 MiB, allocated, touched and freed as a cell's n x n temporaries are
-    del a
-print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
-"""
-
-
-def test_a_cells_process_faults_a_freed_array_in_once_not_every_time():
-    """At CELL_MMAP_THRESHOLD, freed arrays below 512 MiB stay in the heap: eight 64 MiB arrays
-    in a row take the page faults of about one (glibc's default maps and faults each afresh)."""
-    import subprocess
-    import sys
-    if subprocess.run([sys.executable, "-c", "from kpca_suite.suites.allocator import fix_malloc_thresholds as f; "
-                       "from kpca_suite.suites.runner import CELL_MMAP_THRESHOLD as t; assert f(t)"]).returncode:
-        pytest.skip("not glibc >= 2.35: the threshold is refused")
-    faults = {how: int(subprocess.run([sys.executable, "-c", _FAULTS, how], capture_output=True, text=True,
-                                      check=True).stdout) for how in ("default", "tuned")}
-    assert faults["tuned"] * 4 < faults["default"], faults
-
-
 def _blas_threads(cell):
     from threadpoolctl import threadpool_info
     return {"threads": float(max(p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"))}
