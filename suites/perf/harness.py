@@ -171,7 +171,7 @@ _WARM = []
 #: that makes MiB-sized temporaries depended on what the process had freed: perf.pivoted-cholesky's
 #: floor at n = 5000, p = 50 took 3.1 ms in a fresh process and 0.74 ms after one 16 MiB array had
 #: been freed (ours 4.8 -> 3.0 ms), so that row read 0.68 measured alone and 0.33 after seven other
-#: claims (2026-11-26).
+#: claims (2026-11-26). The peak-memory children are fresh interpreters and keep glibc's default.
 MMAP_THRESHOLD = 32 * 2**20
 
 
