@@ -15,7 +15,7 @@ from kpca_suite.suites.papers.ullah18 import estimation as ul_estimation
 from kpca_suite.suites.papers.ullah18 import rates as ul_rates
 from kpca_suite.kernels import median_gamma
 from kpca_suite.suites.claim import Cell
-from kpca_suite.theory.rf_objective import lemma_e1_rotation, procrustes_rotation
+from kpca_suite.theory.rf_objective import lemma_e1_rotation, lifted_objective, population_grams, procrustes_rotation
 from tests.claims import run_claim
 
 
@@ -67,11 +67,18 @@ def test_feature_storing_oja_fails_the_memory_part_of_digits_curves():
 
 
 def test_the_estimation_experiment_evaluates_the_estimators_own_feature_map():
-    # A planted fault that changes m (or the frequencies) is evaluated on the map it drew.
+    # A planted fault that changes m (or the frequencies) is evaluated on the map it drew: its
+    # eps_a is that of its own 32 frequencies, not of the m_rule(256) = 89 the cell grants.
     cell = Cell.make("ullah18.estimation", "rf-erm", 256, 0, m=ul_rates.m_rule(256))
     fixed = ul_estimation.estimation_experiment(cell, {"rf-erm": ul_rates.rf_erm_fixed_m})
     ours = ul_estimation.estimation_experiment(cell, {"rf-erm": ul_common.rf_erm})
-    assert fixed["eps_a"] > 2 * ours["eps_a"] > 0
+    model, est = ul_common._fitted(cell, ul_rates.rf_erm_fixed_m, "kpca-projection",
+                                   ul_common._seed_int(cell, "features"))
+    assert est.feature_map_.n_frequencies == ul_rates.PLATEAU_M
+    pop, Phi = ul_common._population(model, est.feature_map_)
+    own = model.optimum(ul_common.K) - lifted_objective(*population_grams(Phi, pop.C, pop.M))
+    assert fixed["eps_a"] == pytest.approx(own, rel=1e-12)
+    assert fixed["eps_a"] > ours["eps_a"] > 0
     assert ours["excess_proj"] >= 0 and fixed["excess_proj"] >= 0
 
 
@@ -86,6 +93,23 @@ def test_the_rate_experiment_through_transform_equals_the_evaluation_on_the_inte
     internal = ul_estimation._evaluate(model, pop, Phi, est.components_)["excess_proj"]
     assert probed > 0
     assert abs(probed - internal) <= 1e-9 * model.optimum(ul_common.K)
+
+
+def test_a_factory_that_hands_random_state_to_scikit_learn_runs():
+    """The feature seed is an int below 2^32, as every role factory's is: a maintainer's
+    RBFSampler + PCA, which passes it on, fits (scikit-learn refuses 2^32 and above)."""
+    from sklearn.decomposition import PCA
+    from sklearn.kernel_approximation import RBFSampler
+    from sklearn.pipeline import make_pipeline
+
+    def sk_rf_pca(n_components, budget, kernel, random_state):
+        return make_pipeline(RBFSampler(gamma=kernel.gamma, n_components=budget, random_state=random_state),
+                             PCA(n_components, svd_solver="full"))
+
+    for seed in range(5):
+        cell = Cell.make("ullah18.rate-erm-centred", "rf-erm", 128, seed, m=ul_rates.m_rule(128))
+        assert 0 <= ul_common._seed_int(cell, "features") < 2**32
+    assert ul_rates.rate_experiment(cell, {"rf-erm": sk_rf_pca})["excess_proj"] > 0
 
 
 @pytest.mark.parametrize("factory, m", [(ul_rates.rf_erm_fixed_m, ul_rates.PLATEAU_M), (ul_rates.rf_erm_growing_m, ul_rates.m_rule(300))])

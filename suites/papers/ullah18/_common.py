@@ -53,12 +53,15 @@ def _population_spectrum(model, fmap) -> np.ndarray:
 
 
 def _seed_int(cell, stream: str) -> int:
-    """An integer seed in [0, 2^63) from (claim, seed, m, stream), not n: a fixed-m
+    """An integer seed in [0, 2^32) from (claim, seed, m, stream), not n: a fixed-m
     sweep reuses one feature map for every n (the curve follows one map); with
     m = m(n) the map changes with n anyway. An int seed lets an estimator draw
-    exactly the map its factory drew (draw_rff consumes the generator first)."""
+    exactly the map its factory drew (draw_rff consumes the generator first). The
+    range is :meth:`suites.claim.Cell.seed_int`'s, the one every role factory receives:
+    scikit-learn refuses a random_state from 2^32 on (the 63-bit seeds this gave made a
+    factory that passes it to RBFSampler fail as defective)."""
     words = [zlib.crc32(cell.base_claim.encode()), cell.seed, int(cell.p["m"]), zlib.crc32(stream.encode())]
-    return int(np.random.SeedSequence(words).generate_state(1, np.uint64)[0] >> 1)
+    return int(np.random.SeedSequence(words).generate_state(1, np.uint32)[0])
 
 
 # -- the RF estimators (role factories make(n_components, budget, kernel, random_state)) ---
