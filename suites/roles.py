@@ -84,6 +84,7 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import math
+import numbers
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -492,7 +493,13 @@ def build(factory: Callable, role: str, cell, in_sample: bool = False, **setting
     """Call a role factory with the role's settings (``n_components``, ``budget``,
     ``kernel``, ``random_state``), check that what it returns has the role's methods
     (``in_sample``: :func:`check_conforms`), and return it seen through :class:`Checked`.
-    A factory that raises (but :class:`Unsupported`) raises :class:`EstimatorRaised`."""
+    A factory that raises (but :class:`Unsupported`) raises :class:`EstimatorRaised`. A
+    ``random_state`` outside [0, 2^32) is the claim's defect (scikit-learn refuses it, so a
+    correct factory would fail): a ValueError, never the implementation's failure."""
+    seed = settings.get("random_state")
+    if seed is not None and not (isinstance(seed, numbers.Integral) and 0 <= seed < 2**32):
+        raise ValueError(f"{cell.claim}: a role factory's random_state must be an int in [0, 2^32) "
+                         f"(Cell.seed_int), got {seed!r}")
     try:
         made = factory(**settings)
     except (Unsupported, MemoryError):

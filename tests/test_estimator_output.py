@@ -43,6 +43,17 @@ def test_the_role_boundary_names_each_defect(how):
     assert str(e.value).startswith("x.y[mine]: the estimator's transform " + DEFECTS[how])
 
 
+@pytest.mark.parametrize("seed", [2**32, -1, 2**63 - 1, 1.5])
+def test_a_random_state_a_library_would_refuse_is_the_claims_defect(seed):
+    # scikit-learn takes int seeds in [0, 2^32): a claim handing a factory another would fail
+    # correct implementations, so the harness refuses it before the factory is called
+    called = []
+    with pytest.raises(ValueError, match=r"random_state must be an int in \[0, 2\^32\)"):
+        build(lambda **kw: called.append(kw), "kernel-approximation", Cell.make("x.y", "m", 40, 0),
+              n_components=None, budget=30, kernel=Kernel("gaussian", gamma=1.0), random_state=seed)
+    assert not called
+
+
 def test_a_good_output_passes_the_boundary_unchanged():
     est = build(ext.rff, "kernel-approximation", Cell.make("x.y", "m", 40, 0), n_components=None, budget=30,
                 kernel=Kernel("gaussian", gamma=1.0), random_state=0)
