@@ -48,7 +48,7 @@ import secrets
 import site
 import sys
 import sysconfig
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Callable, Optional
@@ -67,7 +67,7 @@ _SUITE = _HARNESS.partition(".")[0]
 class Identity:
     """What identifies an implementation's code: ``fingerprint`` (12 hex digits, or
     ``unverified-...`` when ``unknown`` is not empty), the hashed ``modules``
-    (``(name, path)``), the ``distributions`` (``name==version``) and the modules
+    (``(name, path, SHA-256 of the file)``), the ``distributions`` (``name==version``) and the modules
     whose code could not be read (``unknown``)."""
 
     fingerprint: str
@@ -82,7 +82,7 @@ class Identity:
     @property
     def hashed(self) -> str:
         """What the fingerprint covers, in one line."""
-        mods = [name for name, _ in self.modules]
+        mods = [name for name, *_ in self.modules]
         text = f"{len(mods)} module(s) hashed ({_some(mods)})"
         if self.distributions:
             text += f"; distributions {_some(list(self.distributions))}"
@@ -179,23 +179,46 @@ _FROM = re.compile(r"^[ \t]*from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]+(\([^
 _IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n#;]+)", re.M)
 
 
+@dataclass(frozen=True)
+class _Import:
+    """One import statement: ``from <level dots><module> import <names>`` (``names`` the
+    imported attributes, ``binds`` the names they are bound to, aliases included), or
+    ``import <module>`` (``names`` empty, ``binds`` its alias or top-level name)."""
+
+    level: int
+    module: str
+    names: tuple
+    binds: tuple
+
+
+def _aliased(part: str) -> tuple:
+    """``("a", "b")`` for ``"a as b"``, ``("a", "a")`` for ``"a"``."""
+    words = part.split()
+    return (words[0], words[2]) if len(words) >= 3 and words[1] == "as" else (words[0], words[0])
+
+
 @functools.lru_cache(maxsize=None)
 def _read(path: str, mtime_ns: int, size: int) -> tuple:
-    """(SHA-256 of the file's bytes, the imports its source states as ``(level, module,
-    names)``) of a file; cached while it is unchanged. The statements are found line by
-    line (a regular expression: parsing every module took 10 ms each); one quoted in a
-    docstring only adds a module to hash."""
+    """(SHA-256 of the file's bytes, the :class:`_Import` statements of its source) of a
+    file; cached while it is unchanged. The statements are found line by line (a regular
+    expression: parsing every module took 10 ms each); one quoted in a docstring only adds a
+    module to hash."""
     data = Path(path).read_bytes()
-    names = []
+    found = []
     if path.endswith(".py"):
         text = data.decode("utf-8", "replace")
         for m in _FROM.finditer(text):
-            attrs = tuple(a.split()[0] for a in m.group(3).strip("()").replace("\n", " ").split(",")
-                          if a.strip() and a.split()[0] != "*")
-            names.append((len(m.group(1)), m.group(2), attrs))
+            parts = [_aliased(a) for a in m.group(3).strip("()").replace("\n", " ").split(",") if a.strip()]
+            parts = [(a, b) for a, b in parts if a != "*"]
+            star = "*" in m.group(3)
+            found.append(_Import(len(m.group(1)), m.group(2), tuple(a for a, _ in parts),
+                                 ("*",) if star else tuple(b for _, b in parts)))
         for m in _IMPORT.finditer(text):
-            names += [(0, a.split()[0], ()) for a in m.group(1).split(",") if a.strip()]
-    return hashlib.sha256(data).hexdigest(), tuple(names)
+            for part in m.group(1).split(","):
+                if part.strip():
+                    name, alias = _aliased(part)
+                    found.append(_Import(0, name, (), (alias if alias != name else name.split(".")[0],)))
+    return hashlib.sha256(data).hexdigest(), tuple(found)
 
 
 def _spec(name: str):
@@ -231,6 +254,145 @@ def _absolute(level: int, module: str, package: str) -> Optional[str]:
     return ".".join(base + ([module] if module else []))
 
 
+@dataclass
+class Walk:
+    """What :func:`walk` found: the hashed ``modules`` as ``(name, path, digest)`` in the
+    order reached, the installed ``distributions`` reached (names), the modules whose code
+    could not be read (``unknown``), and whether a module of the ``skip`` set was reached."""
+
+    modules: list = field(default_factory=list)
+    distributions: set = field(default_factory=set)
+    unknown: list = field(default_factory=list)
+    skipped: bool = False
+
+
+def _installed(top: str) -> Optional[str]:
+    """The distribution that owns the top-level module ``top`` when it was installed from
+    an index into site-packages (its code is named by its version, not hashed); else None."""
+    owner = _owner(top)
+    if owner is None or owner[1]:
+        return None
+    top_path = _file_of(top)[0]  # finding a top-level module imports nothing
+    return owner[0] if top_path is None or _in_site(top_path) else None
+
+
+def walk(roots, skip: Callable[[str], bool], always_hash: Callable[[str], bool] = lambda name: False) -> Walk:
+    """The modules whose code runs when the ``roots`` (module names) run: each root, and
+    transitively what its ``import`` statements reach (those inside functions included).
+
+    A module is hashed whole, and all it imports is followed, when it is imported itself.
+    A package from which only some names are imported (``from pkg import A``) is hashed, and
+    only the statements of its ``__init__`` that bind those names are followed (all of them
+    when a name is defined in the ``__init__`` itself); a name that is a submodule stands for
+    that submodule alone, and a package reached only as the parent of a module imported by
+    its full name is not hashed. So a module that imports one estimator from a package that
+    re-exports fifty depends on that one. The standard library is left out; a module of an
+    installed distribution ends the walk there (its name is recorded), unless
+    ``always_hash(name)``; a module for which ``skip(name)`` holds is left out (and noted).
+    """
+    roots = tuple(roots)
+    out = Walk()
+    followed: dict = {}  # module -> the names followed so far (None: all)
+    queue = [(r, None) for r in roots]
+    while queue:
+        name, names = queue.pop(0)
+        if not name:
+            continue
+        done = followed.get(name, ())
+        if done is None or (names is not None and set(names) <= set(done)):
+            continue
+        top = name.split(".", 1)[0]
+        if top in _STDLIB:
+            continue
+        if skip(name):
+            out.skipped = True
+            continue
+        installed = None if always_hash(name) else _installed(top)
+        if installed is not None:
+            out.distributions.add(installed)
+            continue
+        path, is_package, exists = _file_of(name)
+        if not exists:
+            if name in roots:  # code that runs but cannot be found
+                out.unknown.append(name)
+            continue  # an optional import that is absent here: no code of it can run
+        if names is not None and is_package:
+            names = tuple(a for a in names if not _file_of(f"{name}.{a}")[2])  # submodules stand alone
+            if not names:
+                continue
+        if path is None:
+            if not is_package:
+                out.unknown.append(name)
+            continue  # a namespace package has no code of its own
+        try:
+            st = os.stat(path)
+            digest, imports = _read(path, st.st_mtime_ns, st.st_size)
+        except OSError:
+            out.unknown.append(name)
+            continue
+        if name not in followed:
+            out.modules.append((name, path, digest))
+        if names is not None and is_package:
+            binding = [i for i in imports if set(i.binds) & set(names)]
+            if sum(len(set(i.binds) & set(names)) for i in binding) < len(names) or any("*" in i.binds
+                                                                                          for i in imports):
+                binding, names = list(imports), None  # a name of the __init__'s own, or a star import
+        else:
+            binding, names = list(imports), None
+        followed[name] = None if names is None else tuple(set(done) | set(names))
+        package = name if is_package else name.rpartition(".")[0]
+        for imp in binding:
+            base = _absolute(imp.level, imp.module, package)
+            if base is None:
+                continue
+            if imp.names:
+                queue.append((base, imp.names))
+                queue += [(f"{base}.{a}", None) for a in imp.names]  # a submodule, when it is one
+            else:
+                queue.append((base, None))
+    return out
+
+
+#: (roots, skip, always_hash) -> (Walk, ((path, mtime_ns, size), ...)): a walk is redone
+#: only when a file it hashed has changed since.
+_WALKS: dict = {}
+
+
+def _stamp(path: str) -> tuple:
+    try:
+        st = os.stat(path)
+        return path, st.st_mtime_ns, st.st_size
+    except OSError:
+        return path, None, None
+
+
+def cached_walk(roots: tuple, skip: Callable[[str], bool], always_hash: Callable[[str], bool] = lambda name: False):
+    """:func:`walk`, remembered while no file it hashed changes (a claim's cells ask for
+    their identity at every look of every run); a walk that met unreadable code is redone."""
+    key = (tuple(roots), skip, always_hash)
+    cached = _WALKS.get(key)
+    if cached is not None and all(_stamp(st[0]) == st for st in cached[1]):
+        return cached[0]
+    found = walk(roots, skip, always_hash)
+    if not found.unknown:
+        _WALKS[key] = (found, tuple(_stamp(path) for _, path, _ in found.modules))
+    return found
+
+
+def _harness(name: str) -> bool:
+    return name in (_SUITE, _HARNESS) or name.startswith(_HARNESS + ".")
+
+
+@functools.lru_cache(maxsize=None)
+def _factory_skip(root: str) -> Callable[[str], bool]:
+    """What a factory's walk leaves out: the suite's harness, unless it is the root itself."""
+    return functools.partial(_skip_harness_below, root)
+
+
+def _skip_harness_below(root: str, name: str) -> bool:
+    return name != root and _harness(name)
+
+
 def identity(factory: Callable) -> Identity:
     """The :class:`Identity` of ``factory``'s code (module docstring)."""
     h = hashlib.sha256(import_path(factory).encode())
@@ -239,61 +401,22 @@ def identity(factory: Callable) -> Identity:
         h.update(f"version {version}".encode())
     h.update(f"python {sys.version_info[:3]}".encode())
     module = inspect.getmodule(factory)
-    modules, dists, unknown = [], set(), []
     if module is None:
-        unknown.append(import_path(factory))
-        roots = []
+        found = Walk(unknown=[import_path(factory)])
     elif getattr(module, "__file__", None) is None or not Path(module.__file__).is_file():
-        unknown.append(module.__name__)
-        roots = []
+        found = Walk(unknown=[module.__name__])
     else:
-        roots = [module.__name__]
-    seen, queue, harness = set(), list(roots), False
-    while queue:
-        name = queue.pop(0)
-        if name in seen or not name:
-            continue
-        seen.add(name)
-        top = name.split(".", 1)[0]
-        if top in _STDLIB:
-            continue
-        if name not in roots and (name in (_SUITE, _HARNESS) or name.startswith(_HARNESS + ".")):
-            harness = True
-            continue
-        owner = _owner(top)
-        if owner is not None and not owner[1]:
-            top_path = _file_of(top)[0]  # finding a top-level module imports nothing
-            if top_path is None or _in_site(top_path):
-                dists.add(owner[0])
-                continue
-        path, is_package, exists = _file_of(name)
-        if not exists:
-            continue  # an optional import that is absent here: no code of it can run
-        if path is None:
-            if is_package:  # a namespace package: no code of its own
-                continue
-            unknown.append(name)
-            continue
-        try:
-            st = os.stat(path)
-            digest, imports = _read(path, st.st_mtime_ns, st.st_size)
-        except OSError:
-            unknown.append(name)
-            continue
+        found = cached_walk((module.__name__,), _factory_skip(module.__name__))
+    return _identity(h, found, (f"kpca-suite=={sys.modules[_SUITE].__version__}",) if found.skipped else ())
+
+
+def _identity(h, found: Walk, extra: tuple = ()) -> Identity:
+    """The :class:`Identity` of what ``found`` holds, ``h`` (a running SHA-256) updated with
+    each module's name and digest and each distribution's ``name==version``."""
+    for name, _, digest in found.modules:
         h.update(f"{name}\n{digest}\n".encode())
-        modules.append((name, path))
-        package = name if is_package else name.rpartition(".")[0]
-        for level, mod, attrs in imports:
-            base = _absolute(level, mod, package)
-            if base is None:
-                continue
-            parts = base.split(".")
-            queue += [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
-            queue += [f"{base}.{a}" for a in attrs]  # a submodule, when it is one
-    distributions = tuple(_with_requirements(sorted(dists)))
-    if harness:
-        distributions += (f"kpca-suite=={sys.modules[_SUITE].__version__}",)
+    distributions = tuple(_with_requirements(sorted(found.distributions))) + tuple(extra)
     for d in distributions:
         h.update(d.encode())
-    fingerprint = h.hexdigest()[:12] if not unknown else f"unverified-{secrets.token_hex(4)}"
-    return Identity(fingerprint, tuple(modules), distributions, tuple(unknown))
+    fingerprint = h.hexdigest()[:12] if not found.unknown else f"unverified-{secrets.token_hex(4)}"
+    return Identity(fingerprint, tuple(found.modules), distributions, tuple(found.unknown))

@@ -812,17 +812,15 @@ class ResultStore:
         self._committed()
         return len(moved)
 
-    def copy_from(self, other: "ResultStore", keys, code: str) -> int:
-        """Copy into this store the rows of ``other`` whose key is in ``keys``, that this
-        store lacks, and that the same code produced (their versions' ``kpca-suite code``
-        is ``code``; a variant claim's key names its implementation's fingerprint too),
-        keeping their versions and commit; returns how many were copied."""
-        from .machine import CODE_KEY
+    def copy_from(self, other: "ResultStore", keys) -> int:
+        """Copy into this store the rows of ``other`` whose key is in ``keys`` and that this
+        store lacks (a key names the identity of the code that computed the cell, so the same
+        code produced them), keeping their versions and commit; returns how many were copied."""
         wanted = set(keys) - self.done_keys()
         copied = 0
         for claim in sorted({json.loads(k)[0] for k in wanted}):
             for rec in other._rows(_COLUMNS, "WHERE claim = ?", (claim,)):
-                if rec["key"] not in wanted or rec["versions"].get(CODE_KEY) != code:
+                if rec["key"] not in wanted:
                     continue
                 metrics = {k: np.asarray(v, dtype=float) if isinstance(v, list) else v
                            for k, v in rec["metrics"].items()}

@@ -43,4 +43,4 @@ def test_the_code_fingerprint_changes_every_key_of_a_variant():
     changed = claim.for_estimator("mine", toy.rate, "bbbbbbbbbbbb")
     keys, other = {c.key() for c in mine.cells("ci")}, {c.key() for c in changed.cells("ci")}
     assert len(keys) == len(mine.cells("ci")) and not keys & other
-    assert all(c.p["code"] == "aaaaaaaaaaaa" for c in mine.cells("ci"))
+    assert all(c.p["implementation"] == "aaaaaaaaaaaa" for c in mine.cells("ci"))

@@ -17,6 +17,7 @@ the entry-point group ``kpca_suite.papers``, and kills or interrupts it.
 from __future__ import annotations
 
 import os
+import importlib
 import random
 import shutil
 import signal
@@ -35,7 +36,8 @@ from tests.paper_package import CLI, ship_paper, subprocess_env
 
 STORE = "results.sqlite"
 TIMEOUT = 180  # seconds for any one subprocess; a toy run takes a few
-CELLS = {c.key(): c for claim in crash_paper.CLAIMS for c in claim.cells("quick")}
+#: key -> cell of the shipped toy paper's quick sweep (its keys name the shipped module's code identity)
+CELLS: dict = {}
 RUN = ["run", "crashtoy", "--jobs", "2", "--no-progress"]
 
 
@@ -43,7 +45,13 @@ RUN = ["run", "crashtoy", "--jobs", "2", "--no-progress"]
 def site(tmp_path_factory):
     """The toy paper as an installed package, for PYTHONPATH."""
     where = tmp_path_factory.mktemp("site")
-    ship_paper(where, "crashtoy", Path(crash_paper.__file__).read_text(encoding="utf-8"))
+    module = ship_paper(where, "crashtoy", Path(crash_paper.__file__).read_text(encoding="utf-8"))
+    sys.path.insert(0, str(where))
+    try:
+        shipped = importlib.import_module(module)
+    finally:
+        sys.path.remove(str(where))
+    CELLS.update({c.key(): c for claim in shipped.CLAIMS for c in claim.cells("quick")})
     return where
 
 

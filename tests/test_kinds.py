@@ -97,5 +97,5 @@ def test_a_changed_factory_under_the_same_name_recomputes(tmp_path, monkeypatch)
     fp2, changed = run()
     assert fp2 != fp1 and changed.executed == first.executed and changed.skipped == 0
     with ResultStore(tmp_path / "r.sqlite") as store:
-        codes = sorted(r.cell.p["code"] for r in store.results("sterge20.cor42-poly[mine]"))
+        codes = sorted(r.cell.p["implementation"] for r in store.results("sterge20.cor42-poly[mine]"))
     assert codes == sorted([fp1] * first.executed + [fp2] * first.executed)  # nothing deleted

@@ -333,7 +333,7 @@ MUTANTS = (
     ),
     # ------------------------------------------------------------------ suites/
     Mutant(
-        "cell-key-drops-seed", "suites/claim.py",
+        "cell-key-drops-seed", "suites/cell.py",
         "[self.claim, self.method, self.n, self.seed, [list(kv) for kv in self.params]]",
         "[self.claim, self.method, self.n, [list(kv) for kv in self.params]]",
         "The cell's store key leaves out the seed, so the cells of every seed after the first are taken "
