@@ -137,10 +137,23 @@ def _counts(verdicts) -> str:
     return ", ".join(f"{n} {s}" for s, n in c.items() if n) or "no claims"
 
 
+#: What the report's table of planted faults shows, in a sentence.
+FAULTS_TEXT = ("Each run with its claim's estimators replaced as a planted fault declares "
+               "(its id CLAIM[fault:NAME]), on the fault's cells. A fault must give the verdict it declares, "
+               "else its claim cannot catch what it plants.")
+
+
+def _faults_line(faults, expected: dict) -> str:
+    """How many planted faults' runs give the verdict their fault declares, for the report's head."""
+    given = sum(v.status == expected[v.claim] for v in faults)
+    return f" Planted faults: {given} of {len(faults)} give the verdict they declare." if faults else ""
+
+
 def write_report(verdicts, plot_paths, outdir, profile: str, machine_info: dict, versions: dict,
                  commit: Optional[str] = None, wall_time: Optional[float] = None,
                  elapsed: Optional[float] = None, errors=None, created: Optional[str] = None,
-                 cells: Optional[dict] = None, implementations: Optional[dict] = None) -> tuple:
+                 cells: Optional[dict] = None, implementations: Optional[dict] = None,
+                 expected: Optional[dict] = None) -> tuple:
     """Write ``outdir/report.md`` and ``outdir/report.html``.
 
     Parameters
@@ -159,6 +172,9 @@ def write_report(verdicts, plot_paths, outdir, profile: str, machine_info: dict,
     cells : claim id -> number of finished cells
     implementations : claim id ``<id>[<name>]`` -> the fingerprint of the code that
         produced its judged cells and what it covers, in words (:mod:`suites.fingerprint`)
+    expected : planted fault's run ``<id>[fault:<name>]`` -> the verdict its fault declares;
+        these runs are listed in a table of their own, with whether they give it, and
+        left out of the claims' counts (a fault that fails its claim is no failure of the run)
 
     Returns
     -------
@@ -173,6 +189,9 @@ def write_report(verdicts, plot_paths, outdir, profile: str, machine_info: dict,
     commits = [c for c in commits if c] or ["unknown"]
     errors = list(errors or [])
     cells = cells or {}
+    expected = expected or {}
+    faults = [v for v in verdicts if v.claim in expected]
+    own = [v for v in verdicts if v.claim not in expected]
 
     prov = [
         ("profile", profile),
@@ -189,14 +208,14 @@ def write_report(verdicts, plot_paths, outdir, profile: str, machine_info: dict,
     # ---------------- Markdown ----------------
     md = ["# kpca-suite report", "",
           f"Profile **{profile}**, {created}, commit `{', '.join(commits)}`. "
-          f"Verdicts: {_counts(verdicts)}.", "",
+          f"Verdicts: {_counts(own)}.{_faults_line(faults, expected)}", "",
           "| claim | status | summary | measured vs predicted | slopes [95% CI] and bounds |",
           "|---|---|---|---|---|"]
 
     def cell_md(text):
         return str(text).replace("|", "\\|").replace("\n", " ")
 
-    for v in verdicts:
+    for v in own:
         fits = "<br>".join(cell_md(t) for t in _fits_text(v.fits)) or "–"
         shown, rest = _cell(v.measured, v.predicted)
         mp = "<br>".join(cell_md(s) for s in shown) or "–"
@@ -207,6 +226,12 @@ def write_report(verdicts, plot_paths, outdir, profile: str, machine_info: dict,
            "tolerance; **fails** — it contradicts it; **inconclusive** — the measurement "
            "cannot decide (e.g. the slope CI straddles the tolerance band); **n/a** — the claim says nothing "
            "about the implementation that ran it (it refused the claim's setting).", ""]
+    if faults:
+        md += ["## Planted faults", "", FAULTS_TEXT, "", "| fault | status | declared | as declared | summary |",
+               "|---|---|---|---|---|"]
+        md += [f"| `{v.claim}` | {STATUS_MARK.get(v.status, v.status)} | {expected[v.claim]} | "
+               f"{'yes' if v.status == expected[v.claim] else '**no**'} | {cell_md(v.summary)} |" for v in faults]
+        md.append("")
     if errors:
         md += ["## Errors", ""] + [f"- {cell_md(e)}" for e in errors] + [""]
     md += ["## Plots", ""]
@@ -237,7 +262,7 @@ def write_report(verdicts, plot_paths, outdir, profile: str, machine_info: dict,
     # ---------------- HTML ----------------
     e = html.escape
     rows = []
-    for v in verdicts:
+    for v in own:
         fits = "<br>".join(e(t) for t in _fits_text(v.fits)) or "–"
         shown, rest = _cell(v.measured, v.predicted)
         mp = "<br>".join(e(s) for s in shown) or "–"
@@ -262,6 +287,12 @@ def write_report(verdicts, plot_paths, outdir, profile: str, machine_info: dict,
         sections.append(f'<section id="{e(safe_name(v.claim))}"><h3><code>{e(v.claim)}</code> — '
                         f'<span class="{e(v.status)}">{e(v.status)}</span></h3>'
                         f"<p>{e(v.summary)}{e(n)}</p>{more}{''.join(imgs) or '<p>(no plot)</p>'}</section>")
+    fault_html = ("<h2>Planted faults</h2><p>" + e(FAULTS_TEXT) + "</p><table><tr><th>fault</th><th>status</th>"
+                  "<th>declared</th><th>as declared</th><th>summary</th></tr>"
+                  + "".join(f'<tr><td><a href="#{e(safe_name(v.claim))}"><code>{e(v.claim)}</code></a></td>'
+                            f'<td class="{e(v.status)}">{e(v.status)}</td><td>{e(expected[v.claim])}</td>'
+                            f"<td>{'yes' if v.status == expected[v.claim] else '<b>no</b>'}</td>"
+                            f"<td>{e(v.summary)}</td></tr>" for v in faults) + "</table>" if faults else "")
     err_html = ("<h2>Errors</h2><ul>" + "".join(f"<li><code>{e(x)}</code></li>" for x in errors) + "</ul>"
                 if errors else "")
     prov_html = "".join(f"<tr><th>{e(k)}</th><td>{e(val)}</td></tr>" for k, val in prov)
@@ -280,7 +311,7 @@ img {{ max-width: 100%; border: 1px solid #eee; }}
 </style></head><body>
 <h1>kpca-suite report</h1>
 <p>Profile <b>{e(profile)}</b>, {e(created)}, commit <code>{e(', '.join(commits))}</code>.
-Verdicts: {e(_counts(verdicts))}.</p>
+Verdicts: {e(_counts(own))}.{e(_faults_line(faults, expected))}</p>
 <table><tr><th>claim</th><th>status</th><th>summary</th><th>measured vs predicted</th>
 <th>slopes [95% CI] and bounds</th></tr>
 {chr(10).join(rows)}
@@ -288,6 +319,7 @@ Verdicts: {e(_counts(verdicts))}.</p>
 <p><b>holds</b>: the measurement agrees with the prediction within the tolerance;
 <b>fails</b>: it contradicts it; <b>inconclusive</b>: the measurement cannot decide
 (e.g. the slope CI straddles the tolerance band).</p>
+{fault_html}
 {err_html}
 <h2>Plots</h2>
 {chr(10).join(sections)}

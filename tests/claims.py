@@ -1,9 +1,10 @@
 """Running claims in-process for the tests, through the one pipeline: serial,
-in memory, at a profile, optionally with a planted fault substituted."""
+in memory, at a profile; a planted fault as :func:`check_faults` runs it."""
 
 import copy
 
 from kpca_suite.suites.claim import Claim
+from kpca_suite.suites.faults import fault_runs, judge_faults
 from kpca_suite.suites.pipeline import evaluate, seed_looks
 from kpca_suite.suites.registry import get
 
@@ -21,22 +22,39 @@ def _registered(claim) -> bool:
         return False
 
 
-def run_claim(claim, profile="ci", keep=None, options=None, fault=None, **substitutes):
-    """The Verdict of ``claim`` (an id or a Claim) at ``profile``.
+def run_fault(claim, fault, profile=None):
+    """The :class:`~suites.faults.FaultVerdict` of the planted fault ``fault`` of ``claim``
+    (an id or a Claim), run as :func:`check_faults` runs it (:func:`judge_faults`: as claim
+    ``<id>[fault:<name>]`` on the fault's cells) at ``profile``, by default the fault's own.
+    A registered claim's fault is judged once per session at a profile (a copy is returned)."""
+    claim = claim if isinstance(claim, Claim) else get(claim)
+    ((run, declared),) = fault_runs([claim], fault)
+    memo = _registered(claim) and (run.id, profile or declared.profile)
+    if memo and memo in _JUDGED:
+        return copy.deepcopy(_JUDGED[memo])
+    judged = judge_faults([(run, declared)], profile)[run.id]
+    if memo:
+        _JUDGED[memo] = copy.deepcopy(judged)
+    return judged
 
-    ``fault`` names one of the claim's declared faults (its ``keep`` and
-    ``profile`` apply unless given here); ``substitutes`` replace estimators
-    by name; ``keep(cell)`` restricts the cells run. A registered claim with its own
-    estimators or a declared fault, on all its cells or the fault's, is judged once
+
+def run_claim(claim, profile=None, keep=None, options=None, fault=None, **substitutes):
+    """The Verdict of ``claim`` (an id or a Claim) at ``profile`` (default ``ci``).
+
+    ``fault`` names one of the claim's declared faults: the verdict :func:`run_fault` gives
+    (at ``profile``, by default the fault's own), which runs the fault's cells and
+    estimators, so ``keep``, ``options`` and ``substitutes`` are not taken with it.
+    Otherwise ``substitutes`` replace estimators by name and ``keep(cell)`` restricts the
+    cells run. A registered claim with its own estimators on all its cells is judged once
     per session (a copy of the verdict is returned).
     """
-    claim = claim if isinstance(claim, Claim) else get(claim)
-    memo = (_registered(claim) and not substitutes and keep is None and not options
-            and (claim.id, profile, fault))
     if fault is not None:
-        declared = claim.fault(fault)
-        claim = claim.with_estimators(**declared.estimators)
-        keep = keep if keep is not None else declared.keep
+        if keep is not None or options or substitutes:
+            raise TypeError("run_claim: a planted fault runs its own cells and estimators; give fault alone")
+        return run_fault(claim, fault, profile).verdict
+    profile = profile or "ci"
+    claim = claim if isinstance(claim, Claim) else get(claim)
+    memo = _registered(claim) and not substitutes and keep is None and not options and (claim.id, profile)
     if substitutes:
         claim = claim.with_estimators(**substitutes)
     if memo and memo in _JUDGED:

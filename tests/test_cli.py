@@ -253,3 +253,81 @@ def test_a_changed_stored_digit_is_named_and_never_judged(toy_registry, no_plots
         code, _, err = run(argv + ["--out", str(tmp_path)], capsys)
         assert code == 2 and "Traceback" not in err, err
         assert "has a changed row: row 2 (key " in err and "no longer matches the checksum" in err, err
+
+
+# ---------------------------------------------------------------------- planted faults
+
+UNWHITENED = "sterge20.identities[fault:unwhitened]"
+
+
+def test_a_planted_fault_runs_apart_from_its_claim(no_plots, tmp_path, capsys):
+    """`run CLAIM --fault NAME`: the fault's verdict line with the verdict it declares, exit 0
+    as it makes the claim fail; its cells are stored under CLAIM[fault:NAME], and a plain run
+    of the claim afterwards takes none of them and holds; `report` judges both."""
+    argv = ["sterge20.identities", "--profile", "ci", "--out", str(tmp_path), "-j", "1", "--no-progress"]
+    code, out, err = run(["run", *argv, "--fault", "unwhitened"], capsys)
+    assert code == 0, err
+    assert out.splitlines()[0] == (
+        f"FAILS         {UNWHITENED}: violated: eq9 = 9.33e-01 relative deviation, m_eq_n_eigenvalues = 6.99e+01 "
+        "relative deviation, m_eq_n_projector = 6.23e+01 relative deviation, orthonormal = 1.42e+01 relative "
+        "deviation > 1e-08 (expected: fails)")
+    assert len(out.splitlines()) == 2 and out.splitlines()[1].startswith("report: ")
+    with ResultStore(tmp_path / "results.sqlite") as st:
+        assert st.claims() == [UNWHITENED]
+        fault_keys = st.done_keys(UNWHITENED)
+        assert {r.cell.claim for r in st.results(UNWHITENED)} == {UNWHITENED} and len(fault_keys) == 5
+    code, out, err = run(["run", *argv], capsys)
+    assert code == 0 and out.startswith("HOLDS         sterge20.identities: ") and "resumed" not in err, err
+    with ResultStore(tmp_path / "results.sqlite") as st:
+        assert sorted(st.claims()) == ["sterge20.identities", UNWHITENED]
+        assert st.count("sterge20.identities") == 5 and st.done_keys(UNWHITENED) == fault_keys
+    code, out, _ = run(["report", "--out", str(tmp_path)], capsys)
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith("HOLDS         sterge20.identities: ")
+    assert lines[1].startswith(f"FAILS         {UNWHITENED}: ") and lines[1].endswith(" (expected: fails)")
+    md = (tmp_path / "report.md").read_text()
+    assert "Verdicts: 1 holds. Planted faults: 1 of 1 give the verdict they declare." in md
+    assert f"| `{UNWHITENED}` | ✗ fails | fails | yes |" in md
+
+
+def test_a_fault_its_claim_does_not_catch_exits_1(toy_registry, no_plots, tmp_path, capsys, monkeypatch):
+    """A planted fault that leaves its claim holding is an error of the claim: exit 1 from
+    `run --faults` and from `report`, naming the fault and what it declares; the faults that
+    fail their claims as declared are no failure."""
+    import dataclasses
+
+    from kpca_suite.suites.claim import Fault
+    harmless = Fault("harmless", "the claim's own estimator again", {"toy": toy.rate})
+    monkeypatch.setitem(toy_registry, "toy.rate", dataclasses.replace(toy.TOY_RATE, faults=(harmless,)))
+    code, out, err = run(["run", "toy.rate", "toy.fail", "--faults", "--profile", "ci", "--out", str(tmp_path),
+                          "-j", "1", "--no-progress"], capsys)
+    assert code == 1
+    assert [line.split(":")[0] for line in out.splitlines()[:2]] == ["HOLDS         toy.rate[fault",
+                                                                    "FAILS         toy.fail[fault"]
+    assert all(line.endswith(" (expected: fails)") for line in out.splitlines()[:2])
+    assert err.strip().splitlines()[-1] == (
+        "kpca-suite: error: 1 planted fault(s) did not give the verdict they declare, so their claims cannot catch "
+        "them: toy.rate[fault:harmless] holds, expected fails")
+    code, out, err = run(["report", "--out", str(tmp_path)], capsys)
+    assert code == 1 and "toy.rate[fault:harmless] holds, expected fails" in err
+    assert "Planted faults: 1 of 2 give the verdict they declare." in (tmp_path / "report.md").read_text()
+
+
+def test_fault_usage_errors(toy_registry, tmp_path, capsys, monkeypatch):
+    """An unknown fault (naming the claim's faults), a fault that not every selected claim
+    declares (naming those that do), --estimator besides: exit 2, one line, no store."""
+    import dataclasses
+
+    monkeypatch.setitem(toy_registry, "toy.vague", dataclasses.replace(toy.TOY_VAGUE, faults=()))
+    out = ["--out", str(tmp_path), "-j", "1"]
+    code, _, err = run(["run", "toy.rate", "--fault", "nope", *out], capsys)
+    assert code == 2 and err.strip() == ("kpca-suite: error: --fault nope: toy.rate declares no planted fault of "
+                                         "that name; its faults: flat")
+    code, _, err = run(["run", "toy.rate", "toy.vague", "--fault", "flat", *out], capsys)
+    assert code == 2 and err.strip() == ("kpca-suite: error: --fault flat: 1 of the 2 selected claims do not declare "
+                                         "it (toy.vague); those that do: toy.rate")
+    code, _, err = run(["run", "toy.rate", "--fault", "flat", "--estimator", "sklearn-kpca", *out], capsys)
+    assert code == 2 and "--estimator" in err and len(err.strip().splitlines()) == 1
+    code, _, err = run(["run", "toy.vague", "--faults", *out], capsys)
+    assert code == 2 and "none of the selected claims declares a planted fault" in err
+    assert not (tmp_path / "results.sqlite").exists()
