@@ -161,7 +161,9 @@ def ours_rff(n_components, budget, kernel, random_state):
 # ---------------------------------------------------------------------- scikit-learn
 
 def sklearn_seed(random_state):
-    """scikit-learn takes int seeds below 2^32; the claims' seeds may be up to 2^63."""
+    """scikit-learn's seed: an int below 2^32, which a claim's ``random_state`` is already
+    (``Cell.seed_int``; :func:`suites.roles.build` refuses others); a larger int from a
+    direct call of the factory is reduced modulo 2^32."""
     return None if random_state is None else int(random_state) % 2**32
 
 

@@ -14,8 +14,9 @@ through a *factory*::
                   claim grants (an exact method may ignore it);
 ``kernel``        a :class:`kpca_suite.kernels.Kernel` (``name``, ``gamma``;
                   ``block(X, Y)`` evaluates it) or another ``KernelLike``;
-``random_state``  a non-negative int seed, below 2^63 (scikit-learn takes seeds
-                  below 2^32: the built-in adapters reduce it modulo 2^32).
+``random_state``  a non-negative int seed below 2^32, the range scikit-learn takes
+                  (a claim draws it with ``Cell.seed_int``; :func:`build` refuses
+                  any other).
 
 The estimator has the shape of a scikit-learn transformer; the
 role lists the methods the claims call, and the metrics use nothing else:
@@ -44,12 +45,17 @@ A ``krr`` (kernel ridge regression) factory has its own signature::
     make(budget, kernel, ridge, random_state) -> regressor
 
 ``budget`` the number of sampled columns (landmarks), ``ridge`` the penalty of
-min_f ||y - f(X)||^2 + ridge ||f||_H^2 (scikit-learn's ``alpha``: full KRR solves
-(K + ridge I) alpha = y; the paper's lambda is ridge / n). The regressor is linear in
-y, so its smoother S (f(X) = S y on the training points) is read from one fit on
-the n x n identity targets, ``fit(X, I_n)`` then ``predict(X)``, or, where ``fit``
-refuses 2-D targets, from n fits on its columns; the claims judge the exact risk
-of S.
+min_f ||y - f(X)||^2 + ridge ||f||_H^2, scikit-learn's ``alpha``: full KRR solves
+(K + ridge I) alpha = y. The papers, :mod:`kpca_suite.methods` (``KernelRidge``,
+``NystromKRR``) and :mod:`kpca_suite.theory` write the same estimator with lambda,
+min_f (1/n) ||y - f(X)||^2 + lambda ||f||_H^2, which solves (K + n lambda I) alpha = y:
+the role's ridge is n lambda. A claim at the paper's lambda passes
+``ridge=n * lam`` to the factory and ``ridge=lam`` to ``methods.KernelRidge``; an
+adapter of a ``methods`` estimator divides by n (``adapters.NystromKRRRole``). The
+regressor is linear in y, so its smoother S (f(X) = S y on the training points) is
+read from one fit on the n x n identity targets, ``fit(X, I_n)`` then
+``predict(X)``, or, where ``fit`` refuses 2-D targets, from n fits on its columns;
+the claims judge the exact risk of S.
 
 A factory says what kind of implementation it is, in one way: the decorator
 :func:`implementation` (or the same attributes set by hand). Claims about another
@@ -100,25 +106,35 @@ KINDS = ("random-features", "nystrom", "sketch", "exact")
 
 @dataclass(frozen=True)
 class Role:
-    """A role: its name, the methods an estimator must have, and what ``budget`` means."""
+    """A role: its name, the methods an estimator must have, what ``budget`` means,
+    and its factory: ``args``, the keyword arguments a factory is called with, and
+    ``probe``, the default settings of the up-front build of :class:`Subject`: every
+    argument but ``kernel`` and ``random_state``, which the build supplies (a kernel of
+    the subject's, seed 0: ``suites.conformance.check_up_front``)."""
 
     name: str
     methods: tuple
     budget: str
     description: str
+    args: tuple = ("n_components", "budget", "kernel", "random_state")
+    probe: tuple = (("n_components", 3), ("budget", 16))
 
 
 ROLES = {r.name: r for r in (
     Role("kpca-projection", ("fit", "transform"), "landmarks or random features",
          "a fitted k-dimensional projection: fit(X), then transform(X) gives the k scores"),
     Role("kernel-approximation", ("fit", "transform"), "landmarks, random features or sketch rows",
-         "a feature map whose Gram matrix transform(X) transform(X)^T approximates K"),
+         "a feature map whose Gram matrix transform(X) transform(X)^T approximates K",
+         probe=(("n_components", None), ("budget", 16))),
     Role("streaming-kpca", ("partial_fit", "transform"), "random features or sketch rows",
          "one pass of partial_fit over chunks of the stream, then transform(X) gives the k scores"),
     Role("matrix-sketch", ("partial_fit",), "sketch rows",
-         "one pass of partial_fit over row chunks of A, then sketch_ holds the rows of B, B^T B ≈ A^T A"),
+         "one pass of partial_fit over row chunks of A, then sketch_ holds the rows of B, B^T B ≈ A^T A",
+         probe=(("n_components", None), ("budget", 4))),
     Role("krr", ("fit", "predict"), "sampled columns",
-         "kernel ridge regression make(budget, kernel, ridge, random_state): fit(X, y), then predict(X)"),
+         "kernel ridge regression make(budget, kernel, ridge, random_state): fit(X, y), then predict(X); "
+         "ridge is scikit-learn's alpha, n lambda: (K + ridge I) alpha = y",
+         args=("budget", "kernel", "ridge", "random_state"), probe=(("budget", 16), ("ridge", 1e-2))),
 )}
 
 
@@ -239,15 +255,10 @@ class NoRole(EstimatorError):
     returns the wrong thing): an error wherever it is named, never an ``n/a``."""
 
 
-#: The keyword arguments a factory of each role is called with.
-FACTORY_ARGS = {name: ("budget", "kernel", "ridge", "random_state") if name == "krr"
-                else ("n_components", "budget", "kernel", "random_state") for name in ROLES}
-
-
 def factory_role_mismatch(factory, role: str, roles: Optional[tuple]) -> Optional[str]:
     """Why ``factory`` is not a factory of ``role`` (the reason of an ``n/a``), or None:
     it declares other ``roles``, or its signature cannot take the role's arguments
-    (:data:`FACTORY_ARGS`). A factory whose signature cannot be read is given the benefit."""
+    (``Role.args``). A factory whose signature cannot be read is given the benefit."""
     if roles is not None and role not in roles:
         return f"not a {role} factory (it declares roles {', '.join(roles)})"
     try:
@@ -255,10 +266,10 @@ def factory_role_mismatch(factory, role: str, roles: Optional[tuple]) -> Optiona
     except (TypeError, ValueError):
         return None
     try:
-        signature.bind(**dict.fromkeys(FACTORY_ARGS[role]))
+        signature.bind(**dict.fromkeys(ROLES[role].args))
     except TypeError:
         return (f"not a {role} factory: it takes {signature}, a {role} factory is called as "
-                f"make({', '.join(FACTORY_ARGS[role])})")
+                f"make({', '.join(ROLES[role].args)})")
     return None
 
 
@@ -278,10 +289,13 @@ class Subject:
     estimand is centred in feature space; None when centred and uncentred
     implementations share it, as on a zero-mean model), ``budget`` (what the claim grants, in
     words) and ``needs`` (what the metric needs beyond the role's methods, in
-    words, or ""); ``probe`` the settings (``n_components``, ``budget``) of the
-    up-front check that a factory builds an object of the role, before any cell runs;
-    ``kinds`` restricts the built-in adapters the conformance matrix runs (a
-    Monte Carlo rate is a statement about random features, not about Nyström);
+    words, or ""); ``probe`` the settings of the up-front check that a factory builds an
+    object of the role, before any cell runs: ``(name, value)`` pairs of every factory
+    argument but ``kernel`` and ``random_state`` (``n_components`` and ``budget``; for
+    ``krr``, ``budget`` and ``ridge``), by default the role's (``Role.probe``), and
+    checked when the claim is declared (:meth:`probe_problem`); ``kinds`` restricts the
+    built-in adapters the conformance matrix runs (a Monte Carlo rate is a statement
+    about random features, not about Nyström);
     ``methods`` the methods the metric needs beyond the role's, checked up front;
     ``in_sample`` whether the metric reads only the scores of the rows the estimator was
     fitted on (``fit_transform(X)``), so that an implementation without an out-of-sample
@@ -293,7 +307,7 @@ class Subject:
     kernel: str
     budget: str
     needs: str = ""
-    probe: tuple = (("n_components", 3), ("budget", 16))
+    probe: Optional[tuple] = None  # None: the role's default settings (Role.probe)
     kinds: tuple = ()  # the kinds of approximation the claim is about ("random-features", ...); () any
     methods: tuple = ()  # methods the metric needs beyond the role's (e.g. "merge")
     in_sample: bool = False  # the metric reads only the fitted rows' scores: fit_transform suffices
@@ -301,6 +315,46 @@ class Subject:
     def __post_init__(self):
         if self.role not in ROLES:
             raise ValueError(f"role must be one of {sorted(ROLES)}, got {self.role!r}")
+        if self.probe is None:
+            object.__setattr__(self, "probe", ROLES[self.role].probe)
+
+    def probe_problem(self) -> Optional[str]:
+        """What makes ``probe`` wrong for the role, in words, or None. A probe names
+        exactly the role's settings (a krr factory takes no ``n_components``: probing it
+        so would blame the implementation for the claim's mistake), each valid
+        (:data:`PROBE_VALUES`)."""
+        try:
+            given = dict(self.probe)
+        except (TypeError, ValueError):
+            return f"its subject's probe {self.probe!r} is not (name, value) pairs"
+        role = ROLES[self.role]
+        expected = [name for name, _ in role.probe]
+        if sorted(given) != sorted(expected) or len(given) != len(self.probe):
+            return (f"its subject's probe sets {', '.join(name for name, _ in self.probe) or 'nothing'}; a "
+                    f"{self.role} factory, make({', '.join(role.args)}), is probed with {', '.join(expected)} "
+                    f"(leave probe out for the role's default, {role.probe})")
+        bad = [f"{name} = {value!r} (expected {PROBE_VALUES[name][1]})" for name, value in given.items()
+               if not PROBE_VALUES[name][0](value)]
+        return f"its subject's probe has {'; '.join(bad)}" if bad else None
+
+
+def _positive_int(value) -> bool:
+    """An int above 0 (a bool is no count)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool) and value > 0
+
+
+def _positive_number(value) -> bool:
+    """A real number, finite and above 0 (a bool is no number)."""
+    number = _as_number(value)
+    return math.isfinite(number) and number > 0
+
+
+#: What each probe setting may be: a test of the value and its description.
+PROBE_VALUES = {
+    "n_components": (lambda v: v is None or _positive_int(v), "None or a positive int"),
+    "budget": (_positive_int, "a positive int"),
+    "ridge": (_positive_number, "a positive finite number"),
+}
 
 
 def check_conforms(est, role: str, claim: str, methods: tuple = (), in_sample: bool = False):

@@ -10,7 +10,10 @@ Every paper has the same shape:
                   the same order everywhere: parameters, estimators, experiment(s),
                   a judge or figure only where no shared recipe fits, planted
                   faults, then ``CLAIMS``, the declarations (each with the
-                  ``metrics`` its experiment returns);
+                  ``metrics`` its experiment returns). Two examples here:
+                  ``rate.py``, a plain claim (only its own estimators run it), and
+                  ``krr.py``, a claim with a role (any implementation of the role
+                  runs it: ours, scikit-learn's, a user's factory);
 ``_common.py``    optionally, what several families of the paper share (a
                   population model's helpers, a data loader, a shared fault); a
                   family's private helper module may also start with ``_``.
@@ -21,7 +24,7 @@ Nothing runs at import: no data load, no JIT compile.
 
 from kpca_suite.suites.claim import Paper
 
-from . import rate
+from . import krr, rate
 
 PAPER = Paper(
     key="template",                                   # the claim-id prefix
@@ -29,4 +32,4 @@ PAPER = Paper(
     errata="- Eq. (3) has a sign error; the code uses the corrected form.",  # in our words
 )
 
-CLAIMS = [*rate.CLAIMS]
+CLAIMS = [*rate.CLAIMS, *krr.CLAIMS]
