@@ -20,7 +20,10 @@ A claim declares one (or :class:`AllOf` several) with its numbers:
 
 Each recipe says which metrics it reads (``reads``), so that a claim declaring its
 metrics is checked when it is declared: a misspelt name fails at import, not after
-the sweep.
+the sweep. Each says too whether its outcome holds a judged slope (``judges_slope``,
+read by :func:`judges_a_slope`): a :class:`SlopeInBand`, through the combinators; a
+claim's own judge function says so with :func:`slope_judge`. asv tracks the slope of
+exactly those claims, found by declaration, without running one.
 
 Statuses combine as: ``fails`` if any part fails, ``holds`` if all hold, else
 ``inconclusive``. A slope whose CI straddles its band is ``inconclusive``.
@@ -228,6 +231,20 @@ def takes_looks(rule) -> bool:
     return bool(part()) if callable(part) else False
 
 
+def judges_a_slope(rule) -> bool:
+    """Whether ``rule`` judges a slope: its outcome holds a fit of kind ``"rate"`` with a
+    tolerance band (:meth:`~.claim.Verdict.judged_slope`) whenever it judges cells. Read
+    from the declaration (``judges_slope``), not from a verdict."""
+    return bool(getattr(rule, "judges_slope", False))
+
+
+def slope_judge(judge: Callable) -> Callable:
+    """Declare that a claim's own judge function judges a slope (:func:`judges_a_slope`);
+    returns ``judge``, marked."""
+    judge.judges_slope = True
+    return judge
+
+
 def _recipe(self) -> bool:
     """``looks`` of a leaf recipe: it judges at interim looks (:func:`takes_looks`)."""
     return True
@@ -294,6 +311,7 @@ class SlopeInBand:
     impossible: Optional[tuple] = None
 
     looks = _recipe
+    judges_slope = True
 
     @property
     def reads(self) -> frozenset:
@@ -643,6 +661,10 @@ class Where:
     def reads(self) -> frozenset:
         return judged_metrics(self.rule)
 
+    @property
+    def judges_slope(self) -> bool:
+        return judges_a_slope(self.rule)
+
     def cellwise(self):
         inner = cellwise_rule(self.rule)
         return None if inner is None else Where(self.name, self.value, inner)
@@ -667,6 +689,10 @@ class AllOf:
     @property
     def reads(self) -> frozenset:
         return frozenset().union(*(judged_metrics(r) for r in self.rules))
+
+    @property
+    def judges_slope(self) -> bool:
+        return any(map(judges_a_slope, self.rules))
 
     def cellwise(self):
         inner = [c for c in map(cellwise_rule, self.rules) if c is not None]
@@ -756,6 +782,10 @@ class WithErratum:
     def reads(self) -> frozenset:
         return judged_metrics(self.rule) | {self.metric}
 
+    @property
+    def judges_slope(self) -> bool:
+        return judges_a_slope(self.rule)
+
     def cellwise(self):
         return cellwise_rule(self.rule)
 
@@ -790,6 +820,10 @@ class WhereExposed:
     @property
     def reads(self) -> frozenset:
         return judged_metrics(self.rule) | {self.metric}
+
+    @property
+    def judges_slope(self) -> bool:
+        return judges_a_slope(self.rule)
 
     def cellwise(self):
         inner = cellwise_rule(self.rule)
@@ -1027,7 +1061,8 @@ class ForEachMethod:
     """``rule_for(method)`` applied to every method present in the results (in the order of
     ``methods``, those absent skipped; by default every method present, in order of
     appearance), the statuses combined as by :class:`AllOf`: the same statement judged for
-    each of several implementations, of which a planted fault may run only some."""
+    each of several implementations, of which a planted fault may run only some. It judges a
+    slope when the rule of one of ``methods`` does (none declared: not known, so it does not)."""
 
     rule_for: Callable
     methods: tuple = ()
@@ -1035,6 +1070,10 @@ class ForEachMethod:
     @property
     def reads(self) -> frozenset:
         return frozenset().union(*(judged_metrics(self.rule_for(m)) for m in self.methods))
+
+    @property
+    def judges_slope(self) -> bool:
+        return any(judges_a_slope(self.rule_for(m)) for m in self.methods)
 
     def looks(self) -> bool:
         return bool(self.methods) and all(takes_looks(self.rule_for(m)) for m in self.methods)

@@ -155,3 +155,22 @@ def test_slope_power_is_where_a_shifted_ci_leaves_the_band():
         assert verdict_from_ci((s - 0.05, s + 0.10), band) == want
     assert detectable(fit, (-np.inf, -0.35)) == [(">", pytest.approx(-0.30))]
     assert detectable(SimpleNamespace(slope=-0.5, ci=(np.nan, np.nan)), band) == []
+
+
+def test_which_rules_judge_a_slope_is_declared():
+    """A :class:`SlopeInBand` judges a slope, through every combinator; the other recipes and
+    an unmarked judge function do not; :func:`slope_judge` marks a function that does."""
+    from kpca_suite.suites.judging import (ForEachMethod, SlopeDifference, Where, WhereExposed, WithErratum,
+                                           judges_a_slope, slope_judge)
+    slope, within = SlopeInBand("err", (-0.6, -0.4), label="a"), AllWithin(1e-9)
+
+    def judge(results, profile):
+        return None
+
+    assert judges_a_slope(slope) and not judges_a_slope(within) and not judges_a_slope(judge)
+    assert not judges_a_slope(SlopeDifference("a", "b", (-0.1, 0.1), labels=("a", "b")))
+    assert [judges_a_slope(r) for r in (AllOf(within, Where("m", 1, slope)), AllOf(within, within),
+                                        WithErratum(slope, "e", 0.0, "e"), WhereExposed("f", slope),
+                                        ForEachMethod(lambda m: slope if m == "a" else within, ("b", "a")),
+                                        ForEachMethod(lambda m: slope))] == [True, False, True, True, True, False]
+    assert slope_judge(judge) is judge and judges_a_slope(judge)
