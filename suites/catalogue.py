@@ -1,7 +1,8 @@
 """The catalogue of claims, generated from the registry: ``kpca-suite list``
-(plain text) and ``kpca-suite list --markdown`` (the file
-``suites/papers/CATALOGUE.md`` that the repository ships; a test keeps it in
-sync). For every claim: its source, statement, data, metric, prediction, the
+(plain text) and ``kpca-suite list --markdown``, installed plug-in papers
+included. The repository ships the Markdown of its own papers
+(:func:`~.registry.own_claims`) as ``suites/papers/CATALOGUE.md``; a test keeps
+it in sync. For every claim: its source, statement, data, metric, prediction, the
 tolerance with the evidence for it, the planted faults that must fail it and
 the sweep per profile; for every paper, its errata in the project's words."""
 
@@ -9,8 +10,9 @@ from __future__ import annotations
 
 import textwrap
 
+from . import registry
 from .claim import PROFILES
-from .registry import PAPERS
+from .coverage import STATES, counts, table
 
 
 def _faults(claim) -> str:
@@ -36,12 +38,14 @@ def markdown(claims) -> str:
         if c.paper not in papers:
             papers.append(c.paper)
     for key in papers:
-        paper = PAPERS.get(key)
+        paper = registry.PAPERS.get(key)
         lines += [f"## {key}", ""]
         if paper is not None:
             lines += [paper.citation, ""]
             if paper.errata.strip():
                 lines += ["### Errata and pitfalls the code relies on", "", textwrap.dedent(paper.errata).strip(), ""]
+        if key in registry.INVENTORIES:
+            lines += ["### What the paper states, and what checks it", "", table(key, registry.INVENTORIES[key]), ""]
         for c in (c for c in claims if c.paper == key):
             lines += [f"### `{c.id}`", "",
                       f"- **source**: {c.source}",
@@ -79,3 +83,31 @@ def text(claims) -> str:
                "(or a paper name, e.g. `kpca-suite run sterge20`); `kpca-suite list --markdown` "
                "prints the catalogue with the evidence for each tolerance.")
     return "\n".join(out) + "\n"
+
+
+def coverage_text(papers) -> str:
+    """``kpca-suite list --coverage``: each paper's inventory (those that declare one) as
+    a plain table, its counts, and the total."""
+    registry.load_all()
+    keys = [k for k in papers if k in registry.INVENTORIES]
+    if not keys:
+        return "none of the selected papers declares an inventory of its statements (RESULTS)\n"
+    wrap = textwrap.TextWrapper(width=110, subsequent_indent=" " * 38)
+    out, total = [], dict.fromkeys(("results", *STATES), 0)
+    for key in keys:
+        inventory = registry.INVENTORIES[key]
+        c = counts(inventory)
+        total = {k: total[k] + c[k] for k in total}
+        out += [_counts_line(key, c)]
+        for r in inventory:
+            by = ", ".join(r.claims) + ": " if r.claims else ""
+            out.append(wrap.fill(f"  {r.ref:<20} {r.state:<15} {by}{' '.join(r.detail.split())}"))
+        out.append("")
+    if len(keys) > 1:
+        out.append(_counts_line("total", total))
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _counts_line(label: str, c: dict) -> str:
+    return (f"{label}: {c['results']} results, {c['checked']} checked, {c['out of reach']} out of reach, "
+            f"{c['not yet checked']} not yet checked")

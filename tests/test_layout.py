@@ -17,6 +17,8 @@ ALLOWED = {"kernels": {"kernels"}, "methods": {"kernels", "methods"}, "theory": 
            "suites": set(FOLDERS)}
 PAPERS = ROOT / "suites" / "papers"
 MAX_PAPER_MODULE_LINES = 450
+#: A paper's inventory is data, one entry per statement of the paper (60 for the longest)
+MAX_INVENTORY_LINES = 600
 
 
 def _module_name(path: Path) -> str:
@@ -109,11 +111,13 @@ def test_every_paper_is_a_package_of_the_same_shape():
                 continue
             tree = ast.parse(module.read_text())
             last = tree.body[-1]
-            assert isinstance(last, ast.Assign) and last.targets[0].id == "CLAIMS", \
-                f"{module.relative_to(ROOT)} must end with its declarations (CLAIMS = [...])"
+            ends = "RESULTS" if module.name == "inventory.py" else "CLAIMS"
+            assert isinstance(last, ast.Assign) and last.targets[0].id == ends, \
+                f"{module.relative_to(ROOT)} must end with its declarations ({ends} = ...)"
 
 
 @pytest.mark.parametrize("module", sorted(str(p.relative_to(ROOT)) for p in PAPERS.rglob("*.py")))
 def test_paper_modules_stay_small(module):
     lines = len((ROOT / module).read_text().splitlines())
-    assert lines <= MAX_PAPER_MODULE_LINES, f"{module} has {lines} lines (at most {MAX_PAPER_MODULE_LINES})"
+    cap = MAX_INVENTORY_LINES if module.endswith("inventory.py") else MAX_PAPER_MODULE_LINES
+    assert lines <= cap, f"{module} has {lines} lines (at most {cap})"

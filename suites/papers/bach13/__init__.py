@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ...claim import Paper
 from . import bounds, dof, fig1, identities, rank, rank_gaussian
+from .inventory import RESULTS  # noqa: F401 - the paper's statements and what checks them
 
 PAPER = Paper(
     key="bach13",

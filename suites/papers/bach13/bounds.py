@@ -214,8 +214,10 @@ def loose_eq6_p(d, n, R2, lam):
 CLAIMS = [
     Claim(
         id="bach13.lemmaB1",
-        source="Bach 2013, Lemma B.1",
-        statement="λ_max[(1/n)Ψ^TΨ - (1/p)Ψ_I^TΨ_I] has a tail below r exp(-(pt²/2)/(λ_max(R² + t/3)))",
+        source="Bach 2013, App. B.1, Lemma B.1",
+        statement="λ_max[(1/n)Ψ^TΨ - (1/p)Ψ_I^TΨ_I] has a tail below r exp(-(pt²/2)/(λ_max(R² + t/3))) for any Ψ "
+                  "with rows of norm <= R and I uniform from {1, ..., n} (printed {1, ..., p}); here Ψ has the "
+                  "proof's form with a fixed γ = 0.3 and r = 40 eigen-features, not the proof's γ = λδ/4",
         prediction="empirical tail below the bound at every t",
         data=f"uniform random design, n = {B1_N}, B_2 kernel; Ψ = Φ((1/n)Φ^TΦ + γ I)^(-1/2) for Φ the top r = "
              f"{B1_R} eigen-features of K; I uniform without replacement; no bandwidth rule",
@@ -244,7 +246,9 @@ CLAIMS = [
     Claim(
         id="bach13.eq6",
         source="Bach 2013, Theorem 4.1, Eq. (6)",
-        statement="The sufficient rank of Eq. (6) is larger than n at every n where exact KRR can be run",
+        statement="Theorem 4.1's sufficient rank, Eq. (6), is larger than n at every n where exact KRR can be run "
+                  "(ours: the paper does not say so; at λ* with δ = 1/4, B_2 kernel and ν_i = i^-4 it first drops "
+                  "below n at n = 2^18)",
         prediction="p_6 = (32 d/δ + 2) log(n R²/(δλ*)) >= n for n <= 4096 (δ = 1/4); reported where it becomes < n",
         data="equispaced grid design (exact FFT spectrum), B_2 kernel, signal ν_i = i^-4, σ² = 1, at λ*; "
              "no bandwidth rule",

@@ -151,10 +151,12 @@ class UnorthogonalisedNystrom(NystromKRR):
 CLAIMS = [
     Claim(
         id="bach13.dof-identities",
-        source="Bach 2013, Eq. (5), Secs. 4.1-4.4, Thm 4.1 proof",
-        statement="d_ave <= df1 <= d <= n R^2/(R^2 + n λ); d == df1 on the grid; L <= K; "
-                  "variance(L) <= variance(K); exact bias/variance agree with Monte Carlo and with the fitted "
-                  "estimators' smoothers",
+        source="Bach 2013, Sec. 4.1 (bias/variance decomposition; d_ave <= df1 <= d after Eq. (5)), Eq. (4), "
+               "Sec. 4.4 (the algorithm's solvers), App. B (variance monotonicity), App. D (circulant grid)",
+        statement="d_ave <= df1 <= d (Sec. 4.1) and, ours, d <= n R^2/(R^2 + n λ) and d == df1 on the grid; L <= K "
+                  "(Eq. (4)'s projection reading); variance(L) <= variance(K) with noise σ² I (App. B's step, "
+                  "asserted for σ² I only: with a general noise covariance it can fail); the exact bias/variance of "
+                  "Sec. 4.1 agree with Monte Carlo and with the fitted estimators' smoothers (both Sec. 4.4 solvers)",
         prediction="exact",
         data=_RANDOM_DESIGN + f"; B_2 and exp(ρ=1) kernels, p = {IDENT_P} uniform columns, and n/2 columns in a "
              "random order (L <= K only; on the exp kernel the factorisation skips columns in the span); the grid "

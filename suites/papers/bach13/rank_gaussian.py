@@ -40,8 +40,9 @@ def ridge_as_lambda(budget, kernel, ridge, random_state):
 CLAIMS = [
     Claim(
         id="bach13.rank-rule-gaussian",
-        source="Bach 2013, Thm 4.1 / Sec. 4.4 (p linear in d), with the Gaussian kernel (ours: the paper's "
-               "experiments use periodic kernels only)",
+        source="Bach 2013, Thm. 4.1 and Sec. 4.4 (p linear in d), with a Gaussian kernel (ours: the paper's "
+               "experiments use periodic kernels only; its introduction names the Gaussian kernel as a fast "
+               "spectrum decay)",
         statement="Uniform column sampling needs p proportional to d with the Gaussian kernel too: "
                   "p = ⌈d ln n⌉ and ⌈4d⌉ lose at most 1% of risk, ⌈d/4⌉ more",
         prediction="mean risk ratio <= 1.01 at p = ⌈d ln n⌉ and at p = ⌈4d⌉, > 1.01 at p = ⌈d/4⌉ at every n",

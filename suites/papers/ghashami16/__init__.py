@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from ...claim import Paper
 from . import compare, features, lemma24, sketch, space, unbiased
+from .inventory import RESULTS  # noqa: F401 - the paper's statements and what checks them
 
 PAPER = Paper(
     key="ghashami16",

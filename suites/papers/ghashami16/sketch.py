@@ -300,12 +300,15 @@ SKETCH_SUBJECT = dict(role="matrix-sketch", estimator="fd", centred=None, kernel
 CLAIMS = [
     Claim(
         id="ghashami16.fd-bound",
-        source="Ghashami et al. 2016, Algorithm 1 and Lemma 2.1; Liberty 2013; Ghashami & Phillips 2014",
-        statement="Frequent Directions, shrinking at sigma_ell^2 (standard) or sigma_{ell/2}^2 (Algorithm 1): "
-                  "0 <= A^T A - B^T B, ||A^T A - B^T B||_2 <= Delta <= ||A - A_k||_F^2 / (j - k) for all k < j; "
-                  "exact when n < ell or rank <= k",
-        prediction="exact inequalities (j = ell or floor(ell/2)); the paper's (ell - k) for Algorithm 1 is an "
-                   "erratum, reported and not judged",
+        source="Ghashami et al. 2016, Lemma 2.1 (the FD bound of Ghashami & Phillips 2014 its proof uses) with "
+               "Algorithm 1's shrink; Sec. 1.1 (Liberty 2013: ell = 2/eps rows give eps ||A||_F^2)",
+        statement="The Frequent Directions bound behind Lemma 2.1, which the paper states as ||Ax||^2 - ||Bx||^2 <= "
+                  "||A - A_k||_F^2 / (ell - k) for every unit x: with shrink index j (j = ell for the standard shrink "
+                  "by sigma_ell^2, j = floor(ell/2) for Algorithm 1's shrink by sigma_{ell/2}^2), 0 <= A^T A - B^T B "
+                  "and ||A^T A - B^T B||_2 <= Delta <= ||A - A_k||_F^2 / (j - k) for all k < j, Delta the total "
+                  "shrinkage; exact (error 0) when n < ell or rank(A) < j",
+        prediction="exact inequalities (j = ell or floor(ell/2)); the paper's (ell - k) holds for the standard "
+                   "shrink and is an erratum for Algorithm 1's, reported and not judged",
         data="seven matrix kinds (40 columns): Gaussian with column scales decaying 1..0.01, rank 3, all singular "
              "values equal, one repeated row, zero, 4 rows, and 600 rows of digits; no kernel, no bandwidth",
         metric="worst deviation of each guarantee over ell in (2, 5, 10, 20), relative to ||A||_F^2, for both "
@@ -330,8 +333,11 @@ CLAIMS = [
     ),
     Claim(
         id="ghashami16.fd-merge",
-        source="Ghashami et al. 2016, section 1.1 (Frequent Directions sketches are mergeable)",
-        statement="Merging sketches of chunks (a tree of merges) keeps the FD bound of the concatenated matrix",
+        source="not in Ghashami et al. 2016, which never merges sketches: the suite's addition, for SKPCA's chunked "
+               "(dask) fit; FD's mergeability: Liberty 2013 ('sketching sketches'), Ghashami, Liberty, Phillips & "
+               "Woodruff 2016",
+        statement="Beyond the paper: a sketch merged from the sketches of row chunks (a tree of merges) keeps the "
+                  "FD guarantees of ghashami16.fd-bound (Lemma 2.1's bound) for the concatenated matrix",
         prediction="exact inequalities",
         data="the seven matrix kinds of ghashami16.fd-bound, each split into 4 chunks sketched separately and "
              "merged as (1+2)+(3+4); no kernel, no bandwidth",

@@ -91,8 +91,12 @@ def _sweep(profile: str):
 CLAIMS = [
     Claim(
         id="ghashami16.rff-unbiased",
-        source="Ghashami et al. 2016, Sec. 2 (random Fourier features; Rahimi & Recht 2007): E[z(x)^T z(y)] = k(x, y)",
-        statement="the mean of Z Z^T over independent draws of the map converges to K at every input dimension",
+        source="Ghashami et al. 2016, Sec. 2 ('Approximate feature maps', RFFMaps) and Sec. 1.1, after Rahimi & Recht "
+               "2007: E[z(x)^T z(y)] = K(x, y)",
+        statement="The paper states E[z(x)^T z(y)] = K(x, y) for z(x)_i = sqrt(2/m) cos(r_i^T x + gamma_i); checked: "
+                  "the mean of Z Z^T over independent draws of the map converges to K at every input dimension, for "
+                  "the Gaussian kernel exp(-gamma ||x - y||^2), K(0) = 1 (the paper's example, (1/2 pi)^(d/2) "
+                  "exp(-||x - y||^2 / 2), is a density that no such map estimates)",
         prediction="slope of ||mean_R Z Z^T - K||_2 / n vs the number of draws R about -1/2, no floor, at "
                    "d = 1, 2, 10 and 100",
         data=f"n = {UNBIASED_N} points of N(0, I_d), d in {DIMS}, Gaussian kernel with gamma = 1/d (no "

@@ -1,7 +1,7 @@
 """hallgren21: Hallgren (2021), "Kernel PCA with the Nyström method": centred
 Nyström KPCA (Theorem 1), its comparison with Subset PCA (Propositions 1 and 2),
 the held-out variance of Table 3, the confidence bound of Theorem 3, the
-eigenvalue bounds of Corollary 6.1, and Nyström kernel principal component
+eigenvalue bounds of its Sec. 6.1 corollary (unnumbered), and Nyström kernel principal component
 regression (Section 8).
 
 Where the paper and its code (the author's ``nystrompca`` package at commit
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from ...claim import Paper
 from . import bound, cor61, identities, kpcr, table3
+from .inventory import RESULTS  # noqa: F401 - the paper's statements and what checks them
 
 PAPER = Paper(
     key="hallgren21",
@@ -58,7 +59,7 @@ PAPER = Paper(
   a factor sqrt(d); Davis-Kahan needs the two-sided gap and a factor 2; the i.i.d. split
   needs a subset drawn independently of the data (uniform), not "any" distribution. We
   therefore also check a conservative variant that repairs these (theory.hallgren_bounds).
-  Corollary 6.1 rests on the same false ||.|| <= B step.
+  The corollary of Sec. 6.1 (unnumbered) rests on the same false ||.|| <= B step.
 - **RBF convention.** exp(-||x-y||^2 / sigma^2), i.e. gamma = 1 / sigma^2 (no factor 2).
 - **Paper versus code.** The code takes the first n rows of every data set (not a random
   sample), its digits are scikit-learn's 1797 rows (not the 5620-point UCI set), its

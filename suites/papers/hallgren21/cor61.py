@@ -1,4 +1,4 @@
-"""hallgren21.cor61: the eigenvalue rate of Corollary 6.1 on the Mehler oracle."""
+"""hallgren21.cor61: the eigenvalue bounds of Sec. 6.1's (unnumbered) corollary on the Mehler oracle."""
 
 from __future__ import annotations
 
@@ -81,9 +81,12 @@ def mehler_wrong_convention(gamma, data_var, count):
 
 COR61 = Claim(
     id="hallgren21.cor61",
-    source="Hallgren 2021, Corollary 6.1 (Sec. 6.1)",
-    statement="sup_j |λ_j - λ^n_j| <= B sqrt(2δ/n) and Σ_j (λ_j - λ^n_j)^2 <= 2B²δ/n w.p. >= 1 - 2e^{-δ}",
-    prediction="violation rate <= 1 - α = 0.1; slope of the sup error ≈ -1/2",
+    source="Hallgren 2021, Sec. 6.1 ('A corollary', unnumbered; the paper has no 'Corollary 6.1'): its sharper "
+           "version of Rosasco et al. (2010), Prop. 10",
+    statement="sup_j |λ_j - λ^n_j| <= B sqrt(2δ/n) and Σ_j (λ_j - λ^n_j)^2 <= 2B²δ/n, each w.p. >= 1 - 2e^{-δ}, "
+              "for the eigenvalues of the uncentred covariance C and of C_n (the sum here over the top 40)",
+    prediction="each bound's violation rate <= 1 - α = 0.1; ours: slope of the sup error ≈ -1/2 (the paper states "
+               "a bound, not a rate)",
     data=f"1-D N(0, {COR_VAR}); Gaussian kernel exp(-γ (x - y)²) with the fixed γ = {COR_GAMMA} (no bandwidth "
          f"rule), whose population eigenvalues are Mehler's closed form; top {COR_J} eigenvalues, α = {COR_ALPHA}",
     metric="sup_j |λ_j - λ^n_j| and Σ_j (λ_j - λ^n_j)² over the top 40 eigenvalues; whether each is under its bound",
@@ -155,9 +158,11 @@ def uncentred_kpca(n_components, budget, kernel, random_state):
 
 COR61_CENTRED = Claim(
     id="hallgren21.cor61-centred",
-    source="Hallgren 2021, Corollary 6.1, a centred analogue (ours)",
+    source="Hallgren 2021, Sec. 6.1 (uncentred) and Sec. 9 (centring left open): a centred analogue (ours, not "
+           "the paper's)",
     statement="the centred eigenvalues of any centred KPCA concentrate: sup_j |Λ_j - Λ^n_j| <= (√2 + 4) B "
-              "sqrt(2δ/n) w.p. >= 1 - 4e^{-δ}",
+              "sqrt(2δ/n) w.p. >= 1 - 4e^{-δ} (ours, proved with the constant √2 B where the paper's proof uses "
+              "the false B)",
     prediction="violation rate <= 1 - α = 0.1; slope of the sup error ≈ -1/2",
     data=f"1-D N(0, {COR_VAR}); Gaussian kernel with the fixed γ = {COR_GAMMA}; Λ_j of the centred covariance "
          f"operator (the centred Mehler oracle), Λ^n_j the variances of the training scores, top {COR_CENTRED_K}",

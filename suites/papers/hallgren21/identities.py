@@ -114,11 +114,14 @@ class OwnMeansCenteredNystrom(CenteredNystromKPCA):
 
 IDENTITIES = Claim(
     id="hallgren21.identities",
-    source="Hallgren 2021, Theorem 1, Eqs. (2)-(3), Sec. 8",
-    statement="centred Nyström KPCA: m = n equals centred KPCA; W^T W = n Λ; K'_nm has zero column means; "
-              "the column-centred K_nm with uncentred K_mm^{-1/2} gives the same eigenvalues and scores; the "
-              "new-point formula reproduces W; Nyström KPCR at m = n equals KPCR; the in-sample error of "
-              "Eq. (4), (1/n) Tr K' - Σ λ~_j, equals (1/n) Σ_i (K'_ii - ||w_i||²)",
+    source="Hallgren 2021, Theorem 1, Eqs. (2)-(4), the unnumbered W^T W = n Λ and m = n case after Theorem 1 "
+           "(Sec. 4); Sec. 8 (KPCR at m = n)",
+    statement="centred Nyström KPCA (Theorem 1): m = n equals centred KPCA (Sec. 4); W^T W = n Λ (Sec. 4); K'_nm "
+              "of Eq. (2) has zero column means; the column-centred K_nm with uncentred K_mm^{-1/2} (ours: it is "
+              "the Sterge & Sriperumbudur (2021) matrix that Sec. 2 calls a different method) gives the same "
+              "eigenvalues and scores; the new-point formula of Theorem 1 reproduces W; the components of Eq. (3) "
+              "are orthonormal; Nyström KPCR at m = n equals standard KPCR (ours: Sec. 8 derives both, not their "
+              "equality); the in-sample error of Eq. (4), (1/n) Tr K' - Σ λ~_j, equals (1/n) Σ_i (K'_ii - ||w_i||²)",
     prediction="exact (round-off only)",
     data=f"n points of U[0,1]^3 (40 more as new points, y = sin(4 x_1) + x_2 + 0.1 N(0, 1)); Gaussian kernel "
          f"with the fixed γ = {IDENT_GAMMA} (no bandwidth rule); a uniform subset of m = {IDENT_M}, "
@@ -219,9 +222,11 @@ def uncentred_transform(n_components, budget, kernel, random_state):
 
 EVERY_POINT = Claim(
     id="hallgren21.every-point",
-    source="Hallgren 2021, Theorem 1 (m = n) and Eq. (3)",
-    statement="a centred Nyström KPCA given every point as a landmark (or an exact one) is centred KPCA: the "
-              "same affine subspace, score variances equal to its eigenvalues, training scores of mean zero",
+    source="Hallgren 2021, Sec. 4: the m = n case after Theorem 1 and W^T W = n Λ (both unnumbered)",
+    statement="a centred Nyström KPCA given every point as a landmark (or an exact one) is centred KPCA (at m = n "
+              "the matrix of Eq. (2) is K'/n and W = Q Λ^{1/2}): the same affine subspace, score variances equal "
+              "to its eigenvalues, training scores of mean zero; judged for any implementation through its "
+              "transform, which the paper does not consider",
     prediction="exact (round-off only)",
     data=f"n points of U[0,1]^3 (40 more as new points); Gaussian kernel with the fixed γ = {IDENT_GAMMA}; "
          f"m = n landmarks, d = {IDENT_K}",
@@ -308,10 +313,12 @@ class OwnMeansSubsetPCA(SubsetPCA):
 
 PROP = Claim(
     id="hallgren21.prop1-2",
-    source="Hallgren 2021, Propositions 1 and 2",
-    statement="Nyström variances majorise Subset-PCA variances (λ~_{<=d} >= λ^{m,n}_{<=d}), with equality at "
-              "d = m, where both give the same subspace (also for held-out points)",
-    prediction="exact inequality; equality at d = m",
+    source="Hallgren 2021, Sec. 5, Propositions 1 and 2 (Prop. 2 through the deterministic step of its proof)",
+    statement="Nyström variances majorise Subset-PCA variances (λ~_{<=d} >= λ^{m,n}_{<=d}, Prop. 1), with "
+              "equality at d = m, where both give the same affine subspace H_S (also for held-out points); Prop. 2 "
+              "states the equality of the true errors over data-independent subsets, which we do not sample: we "
+              "check the per-subset equality its proof rests on",
+    prediction="exact inequality (its strictness for d < m reported, not judged); equality at d = m",
     data=f"n points of N(0, I_4) (100 more held out); Gaussian kernel with the fixed γ = {PROP_GAMMA} (no "
          f"bandwidth rule); a uniform subset of m = {PROP_M} shared by both methods",
     metric="majorisation excess max_d (λ^{m,n}_{<=d} - λ~_{<=d}) for d < m, and |difference| at d = m in-sample "

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from ...claim import Paper
 from . import bound, centred, digits, effdim, gaussian, insample, rates, recovery
+from .inventory import RESULTS  # noqa: F401 - the paper's statements and what checks them
 
 PAPER = Paper(
     key="sterge20",

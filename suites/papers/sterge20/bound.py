@@ -125,7 +125,10 @@ CLAIMS = [
         id="sterge20.thm41-bound",
         source="Sterge et al. 2020, Theorem 4.1(i) eq. (15); eq. (17)",
         statement="R_nys <= N_C(t)(6 λ_l + 42 t) w.p. >= 1-2δ; R_ekpca <= 9 N_C(t)(λ_l + t) w.p. >= 1-δ",
-        prediction="violations no more frequent than 2δ (15) and δ (17); slack reported",
+        prediction="violations no more frequent than 2δ (15) and δ (17); slack reported. At the literal m (670-886 "
+                   "landmarks) a 20-feature model is spanned by the landmarks, so the Nyström projector is EKPCA's: "
+                   "the check tests the bound, not the landmark sampling; the finite-rank kernel is not strictly "
+                   "positive definite (Assumption 3.1) and rank C_n < n (Assumption 3.3)",
         data=RATE_DATA.format(spec=f"e^(-{BOUND_TAU:g} i)") + f"; l = {BOUND_ELL}, δ = {BOUND_DELTA}, the "
              "admissible t minimising eq. (15) and the literal m of Theorem 4.1(i) capped at n",
         metric="population R of uniform Nyström and EKPCA against the bounds (15) and (17)",

@@ -138,11 +138,13 @@ class UnregularisedNystrom(NystromKPCA):
 CLAIMS = [
     Claim(
         id="sterge20.identities",
-        source="Sterge et al. 2020, eqs. (8)-(11), (18)-(20), Prop. 3.4",
-        statement="m = n Nyström equals EKPCA; A^T K_mm A = I; eq. (9); eqs. (18)/(19) forms agree; "
+        source="Sterge et al. 2020, Prop. 3.4 (the solution of problem (8)), eqs. (6), (9), (11), (18)-(20); the "
+               "chunked fit is ours",
+        statement="Prop. 3.4: m = n Nyström equals EKPCA, A^T K_mm A = I; eq. (9): eig(M)/n = the nonzero "
+                  "eig(K~)/n; eqs. (18)/(19) forms agree; eqs. (11)/(20): "
                   "eigh, Cholesky and generalized-eigh whitening give one projector; the chunked (dask) fit "
                   "equals the in-memory one",
-        prediction="exact",
+        prediction="exact (to round-off)",
         data="X ~ U[0,1]^3, Gaussian kernel with fixed gamma = 2 (no bandwidth rule); k = 6, m = 30 uniform landmarks",
         metric="relative deviation of each identity (max abs difference over its scale)",
         metrics=("chunked", "eq18", "eq19", "eq9", "m_eq_n_eigenvalues", "m_eq_n_projector", "orthonormal",
@@ -163,7 +165,8 @@ CLAIMS = [
         id="sterge20.insample-order",
         source="Sterge et al. 2020, eqs. (18), (19), (28); the K - K~ >= 0 order contradicts the Sec. 5 "
                "'better than EKPCA' remark",
-        statement="In-sample Nyström error is never below EKPCA's, exceeds it by at most tr(K - K~)/n, "
+        statement="In-sample Nyström error is never below EKPCA's (derived from eq. (28), not stated in the paper), "
+                  "exceeds it by at most tr(K - K~)/n, "
                   "and does not increase in l or in nested m",
         prediction="exact inequalities",
         data="X ~ U[0,1]^2, Gaussian kernel with fixed gamma = 1 (no bandwidth rule; K_mm ill-conditioned), "

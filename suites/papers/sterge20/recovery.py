@@ -138,7 +138,8 @@ def _claim(centred: bool) -> Claim:
     lam = "Λ" if centred else "λ"
     return Claim(
         id="sterge20.insample-nystrom" + ("-centred" if centred else ""),
-        source="Sterge et al. 2020, eq. (28) (K - K~ >= 0), with Weyl's and the Davis-Kahan inequalities"
+        source="Sterge et al. 2020, eq. (28) (its first equality: K - K~ = Z_n (I - P_m) Z_n^* >= 0), with Weyl's "
+               "and the Davis-Kahan inequalities; the recovery at m = 64 is ours, not a statement of the paper"
                + ("; centred with the full-data means (Hallgren 2021, Theorem 1): H K~ H <= H K H" if centred else ""),
         statement=f"a{' centred' if centred else ''} Nyström KPCA's in-sample eigenvalues never exceed the exact "
                   "ones, and with enough landmarks its eigenvalues and in-sample subspace are those of exact "

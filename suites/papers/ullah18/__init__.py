@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from ...claim import Paper
 from . import centred, contrast, digits, estimation, lemmas, rates
+from .inventory import RESULTS  # noqa: F401 - the paper's statements and what checks them
 
 PAPER = Paper(
     key="ullah18",
@@ -51,7 +52,9 @@ PAPER = Paper(
   check and every log-log rate fit uses the basis-invariant J_proj = tr(G^{-1} H) (the projection of
   Cor. C.12), which never exceeds the optimum.
 - The power of the estimation error is inconsistent: Lemma 4.6 has q^2/n, the proof of Lemma C.11 ends
-  with q/n, Thm 4.2 has sqrt(q/n). The estimation claim tests the 1/n the proof gives.
+  with q/n, Thm 4.2 has sqrt(q/n). The 1/n holds for the ESL quantity only, which the estimation claim
+  judges at slope -1; eps_e has a first-order term (Phi_k maximises the objective for L_m, not L) and
+  decays like n^(-1/2), Thm 4.2's sqrt(q/n), which is the rate the claim judges for |eps_e|.
 - log(delta/2) and log(delta/(2m)) are negative for delta < 1 and are read as log(2/delta),
   log(2m/delta); the log base is never stated. The code takes m = ceil(sqrt(n) ln n) (natural log).
 - The step sizes of RF-Oja (Thm D.3) come without constants, and the phase-2 step

@@ -195,9 +195,11 @@ CENTRING_FAULTS = (
 CLAIMS = [
     Claim(
         id="ullah18.rate-erm-centred",
-        source="Ullah et al. 2018, Thm 4.2, Cor. 4.3 and Cor. 4.4(a), for the centred covariance",
-        statement="RF-ERM centred in feature space with m = ⌈√n ln n⌉ random features attains excess risk "
-                  "O~(1/√n) against the centred population objective",
+        source="Ullah et al. 2018, Cor. 4.3 with Cor. 4.4(a), extended by us to the centred covariance (the paper "
+               "states every result for the uncentred one)",
+        statement="Our extension, not a statement of the paper: RF-ERM centred in feature space with m = ⌈√n ln n⌉ "
+                  "random features attains excess risk O~(1/√n) against the centred population objective, as "
+                  "Cor. 4.3 gives for the uncentred one (the rank-one mean term concentrates at n^(-1/2))",
         prediction="slope of the centred population excess risk vs n about -1/2 (or faster)",
         data=MEHLER + CENTRED,
         metric="centred population excess risk E_proj = sum_{i<=k} Lambda_i - J_proj of the fitted scores",
@@ -219,9 +221,11 @@ CLAIMS = [
     ),
     Claim(
         id="ullah18.rate-oja-centred",
-        source="Ullah et al. 2018, Thm 4.2, Cor. 4.3 and Cor. 4.4(b), for the centred covariance",
-        statement="RF-Oja on features centred by their running mean, m = ⌈√n ln n⌉, attains excess risk "
-                  "O~(1/√n) against the centred population objective",
+        source="Ullah et al. 2018, Cor. 4.3 with Cor. 4.4(b), extended by us to the centred covariance (the paper "
+               "states every result for the uncentred one)",
+        statement="Our extension, not a statement of the paper: RF-Oja on features centred by their running mean, "
+                  "m = ⌈√n ln n⌉, attains excess risk O~(1/√n) against the centred population objective, as "
+                  "Cor. 4.3 gives for the uncentred one",
         prediction="slope of the centred population excess risk vs n about -1/2 (or faster)",
         data=MEHLER + CENTRED,
         metric="centred population excess risk E_proj of the subspace after one pass, eta_t = 2.5 / (gap (t + "
@@ -247,8 +251,10 @@ CLAIMS = [
     ),
     Claim(
         id="ullah18.fixed-m-plateau-centred",
-        source="Ullah et al. 2018, Lemma 4.5 (negative control), for the centred covariance",
-        statement=f"With a fixed m = {PLATEAU_M} the centred excess risk stalls: m must grow with n",
+        source="Ullah et al. 2018, Sec. 4 (error decomposition), for the centred covariance; a negative control we "
+               "added, not a statement of the paper",
+        statement=f"Our control, for the centred covariance (the paper's is uncentred): with a fixed m = {PLATEAU_M} "
+                  f"the centred excess risk stalls at the approximation error of the m features: m must grow with n",
         prediction="slope of the centred E_proj vs n about 0",
         data=MEHLER + CENTRED,
         metric=f"centred population excess risk E_proj of centred RF-ERM with m = {PLATEAU_M}",

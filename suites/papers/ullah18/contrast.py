@@ -54,9 +54,12 @@ POP_SEEDS = PerProfile(ci=30, quick=30, full=100)
 CLAIMS = [
     Claim(
         id="ullah18.objective-vs-subspace",
-        source="Ullah et al. 2018, Sec. 1 and Lemma 4.5",
-        statement="In objective value the RF approximation error decays like 1/m (up to log m), "
-                  "while the eigenspace error decays like 1/sqrt(m)",
+        source="Ullah et al. 2018, Sec. 4 ('Bounding the approximation error') and Lemma C.4",
+        statement="Estimating the top-k eigenspace from m draws of omega has the rate 1/sqrt(m) (Zwald & Blanchard "
+                  "2006), but in objective value the approximation error eps_a is O(log m / m) when lambda_j(C') = "
+                  "alpha^j (Lemma C.4, by local Rademacher complexity). Here at n = infinity (the population C_m of "
+                  "one drawn map), the eigenspace error as the HS distance in L^2(rho) between the top-k eigenspaces "
+                  "of L and L_m, and the decay of C' not verified",
         prediction="eps_a slope about -1, subspace distance slope about -1/2",
         data=MEHLER + "; n = infinity (the population C_m of one drawn map)",
         metric="eps_a(m) = opt - J(Phi_k of C_m) and the HS distance in L^2(rho) between the top-k kernel "

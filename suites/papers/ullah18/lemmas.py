@@ -92,10 +92,13 @@ LEMMA_CASES = PerProfile(ci=10, quick=30, full=200)
 CLAIMS = [
     Claim(
         id="ullah18.lemmas",
-        source="Ullah et al. 2018, Lemmas C.6-C.9, F.1, Def. 3.6 / E.1, Cor. C.12",
-        statement="The deterministic lemmas hold on random matrices; the Def. 3.6 rotation is orthogonal "
-                  "(Lemma E.1's formula is not); J_proj never exceeds the optimum; RF-ERM's chunked (dask) fit "
-                  "equals the in-memory one",
+        source="Ullah et al. 2018, Lemmas C.6-C.9 and Thm F.1; the rotation of Def. 3.6 / Lemma E.1 (an erratum); "
+               "checks we added: J_proj of Cor. C.12's projection and App. D.1's C_hat_m over row chunks",
+        statement="The deterministic Lemmas C.6-C.9 and Thm F.1 hold on random matrices (C.7 under its premise "
+                  "||phi_i - phi_hat_i|| <= lambda_i / (4 lambda_1), F.1 in the spectral and the Frobenius norm); the "
+                  "rotation of Def. 3.6 is orthogonal and leaves P_hat unchanged (Lemma E.1's R* = Phi_tilde^T Phi_k "
+                  "is not orthogonal). Beyond the paper: J_proj never exceeds the optimum (Ky Fan), and RF-ERM's "
+                  "chunked (dask) fit equals the in-memory one",
         prediction="every inequality holds, C.9's three forms agree",
         data="random Gaussian matrices of size m in (8, 32, 64) (subspaces with k = 4 at three distances, "
              "Wishart matrices with symmetric perturbations), and random k = 3 subspaces of a drawn "
