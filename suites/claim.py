@@ -23,7 +23,8 @@ A claim is data, in the manner of benchopt's objective / dataset / solver split:
                 function ``(results, profile) -> Outcome``);
 ``tolerance``   the rule in words and the measurement behind its numbers;
 ``faults``      the planted faults: estimator substitutions with the verdict
-                they must produce, run by the tests;
+                they must produce, run by the tests, ``kpca-suite run --fault``
+                and :func:`suites.faults.check_faults` (:meth:`Claim.for_fault`);
 ``subject``     optionally, the role through which another implementation
                 can take the place of the claim's estimator
                 (:class:`suites.roles.Subject`; :meth:`Claim.for_estimator`).
@@ -36,13 +37,11 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import math
-import zlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, Mapping, Optional, TypeVar
 
-import numpy as np
+from .cell import Cell, Result  # noqa: F401 - re-exported: declarations name them
 
 PROFILES = ("ci", "quick", "full")
 STATUSES = ("holds", "fails", "inconclusive")
@@ -80,74 +79,7 @@ class PerProfile(Generic[T]):
         return [(p, self[p]) for p in PROFILES]
 
 
-# ---------------------------------------------------------------------- cells and results
-
-@dataclass(frozen=True)
-class Cell:
-    """One unit of a sweep: a claim evaluated for one method, size and seed.
-
-    ``params`` holds any further settings (m, ell, ...) as a sorted tuple of
-    (name, value) pairs so that the cell is hashable and has a stable text key.
-    """
-
-    claim: str
-    method: str
-    n: int
-    seed: int
-    params: tuple = ()
-
-    @staticmethod
-    def make(claim: str, method: str, n: int, seed: int, **params: Any) -> "Cell":
-        return Cell(claim, method, int(n), int(seed), tuple(sorted(params.items())))
-
-    @property
-    def p(self) -> dict:
-        """The params as a dict."""
-        return dict(self.params)
-
-    def key(self) -> str:
-        """Stable text key, used by the results store to skip finished cells."""
-        return json.dumps(
-            [self.claim, self.method, self.n, self.seed, [list(kv) for kv in self.params]],
-            separators=(",", ":"),
-        )
-
-    def rng(self, stream: str = "data") -> np.random.Generator:
-        """An independent, reproducible generator for this cell and one purpose.
-
-        Seeded by (claim, seed, n, stream) only, so every method of a cell sees
-        the same sample for the same (seed, n): comparisons between methods are
-        paired, and a substituted estimator sees the data ours saw.
-        """
-        return np.random.default_rng(self._seed_sequence(stream))
-
-    def seed_int(self, stream: str) -> int:
-        """An int seed in [0, 2^32) from the same (claim, seed, n, stream): the
-        ``random_state`` a role factory receives (scikit-learn takes such ints, not
-        Generators)."""
-        return int(self._seed_sequence(stream).generate_state(1, np.uint32)[0])
-
-    @property
-    def base_claim(self) -> str:
-        """The claim id without an estimator suffix: ``a.b[name]`` -> ``a.b``. The
-        random streams follow it, so every implementation sees the same data."""
-        return self.claim.split("[", 1)[0]
-
-    def _seed_sequence(self, stream: str) -> np.random.SeedSequence:
-        words = [zlib.crc32(self.base_claim.encode()), self.seed, self.n, zlib.crc32(stream.encode())]
-        return np.random.SeedSequence(words)
-
-
-@dataclass
-class Result:
-    """A finished cell: its metrics, wall time (s) and peak traced memory (bytes; None
-    when the run did not trace memory, :func:`suites.runner.execute_cell`)."""
-
-    cell: Cell
-    metrics: dict
-    wall_time: float = float("nan")
-    peak_mem: Optional[int] = None
-
+# ---------------------------------------------------------------------- results and fits
 
 FIT_KINDS = ("rate", "bound", "measured")
 
@@ -255,12 +187,26 @@ class Tolerance:
     evidence: str
 
 
+#: The tag of a planted fault's run in a claim id: ``<claim id>[fault:<name>]``
+#: (:meth:`Claim.for_fault`).
+FAULT_TAG = "fault:"
+
+
+def fault_name_of(claim_id: str) -> Optional[str]:
+    """The fault in a planted fault's claim id ``<id>[fault:<name>]``, or None for any
+    other id (a claim's own, or ``<id>[<name>]`` of another implementation)."""
+    suffix = claim_id.partition("[")[2]
+    return suffix[len(FAULT_TAG):-1] if suffix.startswith(FAULT_TAG) else None
+
+
 @dataclass(frozen=True)
 class Fault:
     """A planted fault: the estimators it substitutes and the verdict it must
     produce (``fails`` for a fault; a negative-control claim may declare the
     other way round). ``keep`` optionally restricts the cells run for it (to
-    keep the test fast), ``profile`` is the profile the tests run it at."""
+    keep the test fast), ``profile`` is the profile it runs at unless one is given
+    (the tests and :func:`suites.faults.check_faults`; ``kpca-suite run --fault``
+    runs it at the command line's)."""
 
     name: str
     description: str
@@ -278,7 +224,12 @@ class Grid:
     ``seeds``     the number of seeds (0 .. seeds-1);
     ``params``    settings shared by every cell;
     ``per_size``  optional ``n -> {name: value}``, settings that follow n (m = n^θ ln n);
-    ``methods``   the estimator names to run (default: every estimator of the claim);
+    ``methods``   the methods to run, each cell's ``method`` (default: every estimator of
+                  the claim). A claim with a role and more than one estimator must name
+                  them (refused when declared otherwise): its other estimators are often
+                  references beside the subject (exact KRR, a bound), called inside the
+                  subject's cells, and swept by default they would run as methods of
+                  their own, again for every implementation checked;
     ``describe``  the sweep in words for the catalogue (default: generated).
     """
 
@@ -380,7 +331,19 @@ class Claim:
         if self.subject is not None and self.subject.estimator not in self.estimators:
             raise ValueError(f"claim {self.id!r}: its subject names estimator {self.subject.estimator!r}; "
                              f"it has {sorted(self.estimators)}")
+        if self.subject is not None and (wrong_probe := self.subject.probe_problem()):
+            raise ValueError(f"claim {self.id!r}: {wrong_probe}")
+        if self.subject is not None and len(self.estimators) > 1:  # a reference beside the subject: not swept
+            grids = [(p, g) for p, grid in self.grid.items() for g in (grid if isinstance(grid, tuple) else (grid,))]
+            unnamed = [p for p, g in grids if isinstance(g, Grid) and g.methods is None]
+            if unnamed:
+                raise ValueError(f"claim {self.id!r}: a claim with a role and several estimators "
+                                 f"({', '.join(sorted(self.estimators))}) names the ones its grid sweeps, "
+                                 f"Grid(methods=...), at every profile; not at {', '.join(unnamed)}")
         for fault in self.faults:
+            if not fault.name or "[" in fault.name or "]" in fault.name:
+                raise ValueError(f"claim {self.id!r}: a fault's name must be non-empty without brackets (it is "
+                                 f"part of the id its run is stored under), got {fault.name!r}")
             unknown = set(fault.estimators) - set(self.estimators)
             if unknown:
                 raise ValueError(f"claim {self.id!r}: fault {fault.name!r} substitutes unknown "
@@ -392,13 +355,19 @@ class Claim:
 
     def cells(self, profile: str, options: Optional[dict] = None) -> list:
         """The sweep at ``profile`` (``options`` carries CLI choices such as ``--data``).
-        Run with another implementation, every cell carries the fingerprint of its code
-        (param ``code``), so results of changed code never stand for the new code's."""
+        Every cell carries the identity of the code that computes it (param ``code``;
+        ``implementation`` too, run with another implementation: :mod:`suites.identity`),
+        so results of changed code never stand for the new code's."""
+        from .identity import IDENTITY_PARAMS, identity_params
+
         cells = grid_cells(self.grid[profile], self.id, self.estimators, dict(options or {}))
-        if self.implementation is None:
-            return cells
-        return [dataclasses.replace(c, params=tuple(sorted(c.params + (("code", self.implementation),))))
-                for c in cells]
+        ident = identity_params(self)
+        for c in cells:
+            taken = [k for k, _ in c.params if k in IDENTITY_PARAMS]
+            if taken:
+                raise ValueError(f"claim {self.id!r}: its sweep sets the param(s) {taken}, which name the identity "
+                                 "of a cell's code; call them otherwise")
+        return [dataclasses.replace(c, params=tuple(sorted(c.params + ident))) for c in cells]
 
     @property
     def run_cell(self) -> Callable[[Cell], dict]:
@@ -422,8 +391,9 @@ class Claim:
         ``factory=None`` gives a claim that can only judge stored results."""
         if self.subject is None:
             raise ValueError(f"claim {self.id!r} declares no role: only its own estimators run it")
-        if "[" in name or "]" in name or not name:
-            raise ValueError(f"estimator name must be non-empty without brackets, got {name!r}")
+        if "[" in name or "]" in name or not name or name.startswith(FAULT_TAG):
+            raise ValueError(f"estimator name must be non-empty without brackets and not start with {FAULT_TAG!r} "
+                             f"(the runs of planted faults), got {name!r}")
         estimators = dict(self.estimators)
         estimators[self.subject.estimator] = factory
         return dataclasses.replace(self, id=f"{self.base_id}[{name}]", estimators=estimators, faults=(),
@@ -431,17 +401,32 @@ class Claim:
 
     @property
     def base_id(self) -> str:
-        """The registered id (without an estimator suffix)."""
+        """The registered id (without an estimator's or a planted fault's suffix)."""
         return self.id.split("[", 1)[0]
 
     @property
     def estimator_name(self) -> Optional[str]:
-        """The name in ``<id>[<name>]``, or None for the claim's own estimator."""
-        return self.id[len(self.base_id) + 1:-1] if "[" in self.id else None
+        """The name in ``<id>[<name>]``, or None for the claim's own estimator (a
+        planted fault's run, ``<id>[fault:<name>]``, included)."""
+        if "[" not in self.id or self.fault_name is not None:
+            return None
+        return self.id[len(self.base_id) + 1:-1]
+
+    @property
+    def fault_name(self) -> Optional[str]:
+        """The fault in ``<id>[fault:<name>]`` (:meth:`for_fault`), or None."""
+        return fault_name_of(self.id)
 
     def with_fault(self, name: str) -> "Claim":
         """The claim with the planted fault ``name`` substituted."""
         return self.with_estimators(**self.fault(name).estimators)
+
+    def for_fault(self, name: str) -> "Claim":
+        """The claim with its planted fault ``name`` substituted, as a claim of its own:
+        id ``<id>[fault:<name>]``, so that a store keeps the fault's cells apart from the
+        claim's (the data streams follow the base id, :attr:`Cell.base_claim`), and no
+        planted faults of its own. KeyError when the claim declares no such fault."""
+        return dataclasses.replace(self.with_fault(name), id=f"{self.base_id}[{FAULT_TAG}{name}]", faults=())
 
     def fault(self, name: str) -> Fault:
         for f in self.faults:

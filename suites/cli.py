@@ -2,7 +2,9 @@
 plan the cost of a profile, run the performance benchmarks.
 
 Exit status: 0 when every selected claim holds (``inconclusive`` also exits 0,
-with a note); 1 when a claim fails, a cell raised or a judge raised; 2 for
+with a note); 1 when a claim fails, a cell raised or a judge raised; a planted fault
+(``run --fault NAME`` / ``--faults``, or its stored run in ``report``) counts as
+holding when it gives the verdict it declares, else it is a failure of its claim; 2 for
 usage errors (unknown claim, bad ``--jobs`` or ``--workers``, missing ``--data``
 file, a results store that is corrupt or not ours, Dask not installed, a Dask
 scheduler that cannot be reached). Usage errors print one line to stderr, no
@@ -17,12 +19,12 @@ import dataclasses
 import json
 import os
 import sys
-from collections import Counter
+import warnings
 from datetime import datetime, timezone
 from pathlib import Path
 
 from . import registry
-from .claim import PROFILES, Verdict
+from .claim import PROFILES, Verdict, fault_name_of
 from .files import write_text
 from .pipeline import record_identities
 from .runner import UndeclaredMetric
@@ -43,6 +45,23 @@ def _err(msg: str) -> None:
 
 def _warn(msg: str) -> None:
     print(f"kpca-suite: warning: {msg}", file=sys.stderr)
+
+
+@contextlib.contextmanager
+def _plugin_warnings():
+    """Inside, a paper plug-in the registry skips (:class:`registry.PluginWarning`) is said
+    as one ``kpca-suite: warning:`` line; any other warning is shown as before."""
+    with warnings.catch_warnings():
+        show = warnings.showwarning
+
+        def say(message, category, *args, **kwargs):
+            if issubclass(category, registry.PluginWarning):
+                _warn(str(message))
+            else:
+                show(message, category, *args, **kwargs)
+
+        warnings.showwarning = say
+        yield
 
 
 def _select(names):
@@ -88,9 +107,11 @@ def _positive_jobs(jobs):
         raise UsageError(f"--jobs must be a positive integer, got {jobs}")
 
 
-def _verdict_line(v: Verdict) -> str:
-    """One line per claim, whatever the summary holds (tables go to files)."""
-    return f"{v.status.upper():<13} {v.claim}: {' '.join(str(v.summary).split())}"
+def _verdict_line(v: Verdict, expect=None) -> str:
+    """One line per claim, whatever the summary holds (tables go to files); a planted
+    fault's run ends with the verdict its fault declares (``expect``)."""
+    line = f"{v.status.upper():<13} {v.claim}: {' '.join(str(v.summary).split())}"
+    return line if expect is None else f"{line} (expected: {expect})"
 
 
 def _report_errors(evaluation, out: Path) -> None:
@@ -143,18 +164,25 @@ def _report_errors(evaluation, out: Path) -> None:
         _err(msg)
 
 
-def _finish(verdicts, failed: bool) -> int:
+def _finish(verdicts, failed: bool, expected=None) -> int:
     """Print one line per verdict (n/a included) and the note on inconclusive claims;
-    the exit status: 1 when a claim fails or something raised, else 0."""
+    the exit status: 1 when a claim fails, a planted fault's run (``expected``: ``{run id:
+    the verdict its fault declares}``) gives another verdict, or something raised, else 0."""
+    expected = expected or {}
     for v in verdicts:
-        print(_verdict_line(v))
+        print(_verdict_line(v, expected.get(v.claim)))
+    missed = [v for v in verdicts if v.claim in expected and v.status != expected[v.claim]]
+    if missed:
+        _err(f"{len(missed)} planted fault(s) did not give the verdict they declare, so their claims cannot catch "
+             "them: " + "; ".join(f"{v.claim} {v.status}, expected {expected[v.claim]}" for v in missed))
+    verdicts = [v for v in verdicts if v.claim not in expected]
     inconclusive = [v.claim for v in verdicts if v.status == "inconclusive"]
     if inconclusive:
         print(f"note: {len(inconclusive)} claim(s) inconclusive ({', '.join(inconclusive)}): the "
               "measurement could not decide (e.g. the slope CI straddles the tolerance band). "
               "This does not fail the run (exit 0 unless something else failed); a larger "
               "profile (--profile full) may decide.")
-    if any(v.status == "fails" for v in verdicts) or failed:
+    if any(v.status == "fails" for v in verdicts) or missed or failed:
         return 1
     return 0
 
@@ -196,8 +224,11 @@ def _make_executor(args):
 # ---------------------------------------------------------------------- commands
 
 def cmd_list(args) -> int:
-    from .catalogue import markdown, text
+    from .catalogue import coverage_text, markdown, text
     claims = _select(args.names)
+    if args.coverage:
+        sys.stdout.write(coverage_text(list(dict.fromkeys(c.paper for c in claims))))
+        return 0
     sys.stdout.write(markdown(claims) if args.markdown else text(claims))
     return 0
 
@@ -221,6 +252,9 @@ def cmd_run(args) -> int:
     if not claims:
         raise UsageError("no claims registered")
     _positive("--exact-max-n", args.exact_max_n)
+    keep, expected = None, {}
+    if args.fault is not None or args.faults:
+        claims, keep, expected = _planted(claims, args)
     estimators, unjudged = [], []
     if args.estimator:
         claims, unjudged, estimators = _with_estimators(claims, args.estimator, args.profile, args.exact_max_n,
@@ -256,7 +290,7 @@ def cmd_run(args) -> int:
                 raise UsageError(f"{e}; no cell was run") from None
             try:
                 ev = evaluate(claims, args.profile, store, executor, jobs=args.jobs, options=options,
-                              progress=not args.no_progress, trace_memory=args.trace_memory)
+                              progress=not args.no_progress, trace_memory=args.trace_memory, keep=keep)
             except UndeclaredMetric as e:  # a claim's declaration is wrong: no verdict can be given
                 raise UsageError(str(e)) from None
             except StoreError as e:  # a read-only file, a full disk: what was stored stays
@@ -271,6 +305,8 @@ def cmd_run(args) -> int:
             store.set_meta("options", json.dumps(options))
         except StoreError as e:
             raise UsageError(f"{e}; the cells stored before are kept and a rerun resumes") from None
+        for line in ev.recomputed:
+            print(f"kpca-suite: {line}", file=sys.stderr)
         if ev.skipped:
             print(f"kpca-suite: resumed: {ev.skipped} cell(s) already in the store, "
                   f"{ev.executed} run now", file=sys.stderr)
@@ -278,10 +314,11 @@ def cmd_run(args) -> int:
             ev.verdicts[v.claim] = v
         with _writing_outputs(out):
             _report_errors(ev, out)
-            written = write_outputs(ev, claims + [c for c, _ in unjudged], out, args.profile, store, jobs=args.jobs)
+            written = write_outputs(ev, claims + [c for c, _ in unjudged], out, args.profile, store, jobs=args.jobs,
+                                    expected=expected)
         for e in written["errors"]:
             _warn(e)
-        code = _finish(list(ev.verdicts.values()), bool(ev.errors))
+        code = _finish(list(ev.verdicts.values()), bool(ev.errors), expected)
         md, html_ = written["report"]
         print(f"report: {md} and {html_}")
         return code
@@ -294,11 +331,43 @@ def _positive(option: str, value) -> None:
         raise UsageError(f"{option} must be a positive integer, got {value}")
 
 
+def _planted(claims, args) -> tuple:
+    """``--fault NAME`` / ``--faults``: (the selected claims' planted faults, each as a claim
+    of its own, :func:`suites.faults.fault_runs`; the cell filter of their faults' ``keep``;
+    ``{run id: the verdict its fault declares}``). A ``--fault`` that a selected claim does
+    not declare, or ``--estimator`` besides (the faults are planted in the claims' own
+    estimators), is a usage error."""
+    from .faults import fault_runs, keep_faults
+    if args.estimator:
+        option = "--faults" if args.faults else f"--fault {args.fault}"
+        raise UsageError(f"{option} plants a fault in the claims' own estimators, --estimator runs another "
+                         "implementation: give one of them")
+    if args.fault is not None:
+        lacking = [c.id for c in claims if args.fault not in {f.name for f in c.faults}]
+        if lacking:
+            raise UsageError(_no_such_fault(args.fault, claims, lacking))
+    runs = fault_runs(claims, args.fault)
+    if not runs:
+        raise UsageError("--faults: none of the selected claims declares a planted fault")
+    return [run for run, _ in runs], keep_faults(runs), {run.id: fault.expect for run, fault in runs}
+
+
+def _no_such_fault(name: str, claims, lacking) -> str:
+    """The usage error of ``--fault NAME`` that the claims ``lacking`` (ids) do not declare:
+    the faults of the one claim selected, or which of several selected claims do declare it."""
+    if len(claims) == 1:
+        return (f"--fault {name}: {claims[0].id} declares no planted fault of that name; its faults: "
+                f"{', '.join(f.name for f in claims[0].faults) or 'none'}")
+    having = [c.id for c in claims if c.id not in lacking]
+    return (f"--fault {name}: {len(lacking)} of the {len(claims)} selected claims do not declare it "
+            f"({', '.join(lacking)}); " + (f"those that do: {', '.join(having)}" if having else
+                                          "none does (`kpca-suite list CLAIM` names a claim's faults)"))
+
+
 def _set_aside(store, claims, profile, options, fresh: bool) -> None:
     """With ``--fresh``, set the stored cells of the claims' sweeps aside (kept in the
-    store's ``superseded`` table) so that they run again; and say when the store holds
-    cells of an implementation whose code has changed since (they are kept apart, and
-    the current code's cells run)."""
+    store's ``superseded`` table) so that they run again. (Cells of code that changed
+    since are recomputed by any run, and said so: :mod:`suites.identity`.)"""
     if fresh:
         keys = {c.key() for claim in claims for c in claim.cells(profile, options)}
         try:
@@ -307,15 +376,6 @@ def _set_aside(store, claims, profile, options, fresh: bool) -> None:
             raise UsageError(str(e)) from None
         print(f"kpca-suite: --fresh: {moved} stored cell(s) set aside (kept in the store's table "
               "superseded); they run again", file=sys.stderr)
-    for claim in claims:
-        if claim.implementation is None:
-            continue
-        old = Counter(r.cell.p.get("code") for r in store.results(claim.id))
-        old.pop(claim.implementation, None)
-        if old:
-            print(f"kpca-suite: {claim.id}: {sum(old.values())} stored cell(s) came from other code "
-                  f"(fingerprint {', '.join(sorted(map(str, old)))}); they are kept apart, and this code's "
-                  f"(fingerprint {claim.implementation}) cells run", file=sys.stderr)
 
 
 def _with_estimators(claims, specs, profile, exact_max_n=None, named=()):
@@ -363,29 +423,40 @@ def _with_estimators(claims, specs, profile, exact_max_n=None, named=()):
 
 
 def _stored_claims(store, names):
-    """Registered claims with results in the store (restricted to ``names``); a
-    claim run with another estimator (``id[name]``) is judged by its claim's rule."""
+    """(the claims to judge, the planted faults' runs among them as ``[(run, fault)]``):
+    registered claims with results in the store (restricted to ``names``); a claim run
+    with another estimator (``id[name]``) is judged by its claim's rule, a planted fault's
+    run (``id[fault:name]``) with its fault substituted again (:meth:`Claim.for_fault`).
+    Results of unregistered claims, or of faults their claims no longer declare, are
+    skipped with a warning."""
     stored = set(store.claims())
-    if names:
-        claims = _select(names)
-        claims += [_judge_only(cid, store) for cid in sorted(stored)
-                   if "[" in cid and cid.split("[", 1)[0] in {c.id for c in claims}]
-    else:
-        known = {c.id for c in _select(None)}
-        claims = [c for c in _select(None) if c.id in stored]
-        claims += [_judge_only(cid, store) for cid in sorted(stored)
-                   if "[" in cid and cid.split("[", 1)[0] in known]
-        unknown = sorted(stored - {c.id for c in claims})
-        if unknown:
-            _warn(f"the store has results of unregistered claims, skipped: {', '.join(unknown)}")
-    return claims
+    registered = {c.id: c for c in _select(names)}
+    claims = list(registered.values()) if names else [c for c in registered.values() if c.id in stored]
+    faults = []
+    for cid in sorted(stored):
+        base = registered.get(cid.split("[", 1)[0])
+        if base is None or cid == base.id:
+            continue
+        name = fault_name_of(cid)
+        if name is None:
+            claims.append(_judge_only(cid, store))
+        elif name in {f.name for f in base.faults}:
+            faults.append((base.for_fault(name), base.fault(name)))
+    claims += [run for run, _ in faults]
+    skipped = sorted(cid for cid in stored - {c.id for c in claims}
+                     if not names or cid.split("[", 1)[0] in registered)
+    if skipped:
+        _warn(f"the store has results of unregistered claims (or of planted faults their claims no longer declare), "
+              f"skipped: {', '.join(skipped)}")
+    return claims, faults
 
 
 def _judge_only(cid, store):
     """The claim ``id[name]`` without its estimator: enough to judge stored results,
-    those of the code that ran most recently (its fingerprint, param ``code``)."""
+    those of the implementation that ran most recently (its fingerprint, param
+    ``implementation``)."""
     base, name = cid.split("[", 1)
-    return registry.get(base).for_estimator(name[:-1], None, store.latest_params(cid).get("code"))
+    return registry.get(base).for_estimator(name[:-1], None, store.latest_params(cid).get("implementation"))
 
 
 def _stored_profile(store, args):
@@ -398,20 +469,23 @@ def _stored_profile(store, args):
 
 
 def _rejudge(store, args, out):
-    """Judge the stored results again (no cell runs), redraw the plots and
-    rewrite the report."""
+    """Judge the stored results again (no cell runs; a planted fault's run on its fault's
+    cells), redraw the plots and rewrite the report. Returns (the evaluation, the outputs
+    written, ``{fault run id: the verdict its fault declares}``)."""
+    from .faults import keep_faults
     from .pipeline import evaluate, write_outputs
-    claims = _stored_claims(store, args.names)
+    claims, faults = _stored_claims(store, args.names)
     if not claims:
         raise UsageError(f"no results of registered claims in {store.path}; run `kpca-suite run` first")
     profile, options = _stored_profile(store, args)
-    ev = evaluate(claims, profile, store, options=options, run=False)
+    expected = {run.id: fault.expect for run, fault in faults}
+    ev = evaluate(claims, profile, store, options=options, run=False, keep=keep_faults(faults))
     with _writing_outputs(out):
         _report_errors(ev, out)
-        written = write_outputs(ev, claims, out, profile, store, jobs=None)
+        written = write_outputs(ev, claims, out, profile, store, jobs=None, expected=expected)
     for e in written["errors"]:
         _warn(e)
-    return ev, written
+    return ev, written, expected
 
 
 def cmd_report(args) -> int:
@@ -420,8 +494,8 @@ def cmd_report(args) -> int:
     try:
         if args.verify:
             return _verify(store, args.names)
-        ev, written = _rejudge(store, args, out)
-        code = _finish(list(ev.verdicts.values()), bool(ev.errors))
+        ev, written, expected = _rejudge(store, args, out)
+        code = _finish(list(ev.verdicts.values()), bool(ev.errors), expected)
         md, html_ = written["report"]
         print(f"report: {md} and {html_}")
         return code
@@ -457,7 +531,7 @@ def cmd_plot(args) -> int:
     out = Path(args.out)
     store = _open_store(out, create=False)
     try:
-        ev, written = _rejudge(store, args, out)
+        ev, written, _ = _rejudge(store, args, out)
         for ps in written["plots"].values():
             for p in ps:
                 print(p)
@@ -494,7 +568,6 @@ def cmd_conformance(args) -> int:
     """Every claim with a role x every built-in implementation of it: the matrix."""
     from .adapters import ADAPTERS
     from .conformance import dense_cost, draw_overlays, matrix, plan, resolve, write_matrix
-    from .machine import suite_code
     from .pipeline import evaluate, write_outputs
     from .roles import EstimatorError
     from .runner import sweep_cells
@@ -529,7 +602,7 @@ def cmd_conformance(args) -> int:
             keys = {c.key() for cells in sweep_cells(runs, args.profile).values() for c in cells}
             try:
                 with ResultStore(reuse / STORE_NAME, create=False) as source:
-                    copied = store.copy_from(source, keys, suite_code())
+                    copied = store.copy_from(source, keys)
             except StoreError as e:
                 raise UsageError(f"--reuse {reuse}: {e}") from None
             if copied:
@@ -716,7 +789,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("names", nargs="*", metavar="CLAIM-or-PAPER", help="restrict to these claims or papers")
     p.add_argument("--markdown", action="store_true",
                    help="print the catalogue as Markdown: every claim with the evidence for its "
-                        "tolerance, its planted faults, and each paper's errata")
+                        "tolerance, its planted faults, each paper's errata and inventory")
+    p.add_argument("--coverage", action="store_true",
+                   help="print each paper's inventory of statements (theorems, lemmas, equations, tables, "
+                        "figures): the claims that check each and how, or why none does, with counts")
     p.set_defaults(func=cmd_list)
 
     p = sub.add_parser("run", help="run claims, judge them, write plots and the report",
@@ -740,6 +816,13 @@ def build_parser() -> argparse.ArgumentParser:
                         "built-in (`kpca-suite estimators`), NAME=MODULE:FACTORY for your factory "
                         "make(n_components, budget, kernel, random_state), or `declared` for the "
                         "claim's own; results are stored as CLAIM[NAME]")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--fault", default=None, metavar="NAME",
+                   help="run the selected claim(s) with their planted fault NAME substituted (`kpca-suite list "
+                        "CLAIM` names them), on the fault's cells, stored as CLAIM[fault:NAME]; exit 0 when "
+                        "each gives the verdict it declares (for a fault: fails), 1 otherwise")
+    g.add_argument("--faults", action="store_true",
+                   help="run every planted fault of the selected claims, as --fault does")
     p.add_argument("--fresh", action="store_true",
                    help="recompute the selected claims' cells even if stored (the old ones are set aside in "
                         "the store, not deleted)")
@@ -850,7 +933,8 @@ def main(argv=None) -> int:
     except SystemExit as e:  # argparse: --help (0) or a usage error (2)
         return int(e.code or 0) if not isinstance(e.code, str) else 2
     try:
-        return int(args.func(args) or 0)
+        with _plugin_warnings():
+            return int(args.func(args) or 0)
     except UsageError as e:
         _err(str(e))
         return 2

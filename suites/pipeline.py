@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Optional
 
 from .claim import Verdict
+from .identity import recomputed, remember, stale_cells, stale_summary
 from .judging import cellwise_rule, interim_look, takes_looks
 from .runner import run_sweep
 from .store import MemoryStore
@@ -51,7 +52,10 @@ class Evaluation:
     ``defects``   cells whose estimator returned an unusable output (they fail their claim);
     ``refusals``  cells whose implementation refused the setting (their claim is n/a);
     ``notes``     ``{claim id: {line: cells}}``: what the cells wrote to stderr or warned;
-    ``executed`` / ``skipped`` cells run now / found in the store; ``elapsed`` seconds.
+    ``executed`` / ``skipped`` cells run now / found in the store; ``elapsed`` seconds;
+    ``recomputed`` one line per claim of which this run computed cells that the store held
+    as computed by other code: the claim, how many, and what changed
+    (:func:`suites.identity.recomputed`).
     """
 
     verdicts: dict = field(default_factory=dict)
@@ -65,6 +69,7 @@ class Evaluation:
     executed: int = 0
     skipped: int = 0
     elapsed: float = 0.0
+    recomputed: list = field(default_factory=list)
 
     @property
     def failed(self) -> bool:
@@ -72,12 +77,15 @@ class Evaluation:
         return bool(self.errors) or any(v.status == "fails" for v in self.verdicts.values())
 
 
-def judge_claim(claim, results: list, wanted: Optional[set], profile: str, defects=(), errors=(), refusals=()):
+def judge_claim(claim, results: list, wanted: Optional[set], profile: str, defects=(), errors=(), refusals=(),
+                stale: Optional[str] = None):
     """The claim's verdict on ``results`` (complete data only), and an error
     message or None. ``refusals`` (cells whose implementation refused the setting)
     make it ``n/a`` with the first reason; ``defects`` (cells whose estimator returned
     an unusable output) fail the claim, naming the first; ``errors`` (cells that raised)
-    name the first reason of an incomplete sweep."""
+    name the first reason of an incomplete sweep; ``stale`` says that the store holds
+    missing cells as computed by other code, and what changed since
+    (:func:`suites.identity.stale_summary`)."""
     if refusals:
         first = refusals[0]
         return Verdict("n/a", f"unsupported: {first.error} (refused at n = {first.cell.n}, seed {first.cell.seed})",
@@ -94,7 +102,9 @@ def judge_claim(claim, results: list, wanted: Optional[set], profile: str, defec
         missing = len(wanted - {r.cell.key() for r in results})
         if missing:
             first = f"; first: {errors[0].error}" if errors else ""
-            why = f"they raised{first}" if errors else "never run or not in the store"
+            why = (f"they raised{first}" if errors else
+                   f"{stale}; a run recomputes them" if stale else
+                   "never run or not in the store")
             cellwise = cellwise_rule(claim.judge)
             partial = cellwise(results, profile) if cellwise is not None and results else None
             if partial is not None and partial.status == "fails":  # a violation no missing cell can undo
@@ -161,12 +171,15 @@ def evaluate(claims, profile: str, store=None, executor=None, *, jobs: Optional[
         False judges what the store holds, without running a cell (``report``).
     keep : callable, optional
         Restrict every sweep to the cells for which ``keep(cell)`` is true
-        (the tests run a planted fault on a few cells).
+        (a planted fault's run on its fault's cells: :func:`suites.faults.keep_faults`).
     """
     claims = list(claims)
     store = MemoryStore() if store is None else store
     out = Evaluation()
     sweeps = {c.id: _sweep_of(c, profile, options, keep) for c in claims}
+    stale = {c.id: stale_cells(store, c, sweeps[c.id] or []) for c in claims}
+    if run:
+        remember(store, claims)
     looks = {c.id: seed_looks(c, sweeps[c.id] or []) for c in claims}
     before, looked = (store.done_keys(), set()) if run else (set(), set())
     verdicts, pending, k = {}, list(claims), 0
@@ -198,7 +211,8 @@ def evaluate(claims, profile: str, store=None, executor=None, *, jobs: Optional[
                 verdict, err = judge_claim(claim, results, wanted, profile,
                                            [d for d in out.defects if d.claim == claim.id],
                                            [e for e in out.cell_errors if e.claim == claim.id],
-                                           [e for e in out.refusals if e.claim == claim.id])
+                                           [e for e in out.refusals if e.claim == claim.id],
+                                           None if run else stale_summary(store, claim, stale[claim.id]))
             if not last and verdict.status == "inconclusive":
                 still.append(claim)
                 continue
@@ -215,6 +229,12 @@ def evaluate(claims, profile: str, store=None, executor=None, *, jobs: Optional[
                 out.tracebacks.append(err)
         pending, k = still, k + 1
     out.skipped = len(before & looked)
+    if run:
+        for claim in claims:
+            new = [r.cell for r in out.results[claim.id] if r.cell.key() not in before]
+            line = recomputed(store, claim, stale[claim.id], new) if stale[claim.id] else None
+            if line:
+                out.recomputed.append(f"{claim.id}: {line}")
     out.verdicts = {c.id: verdicts[c.id] for c in claims}
     out.results = {c.id: out.results[c.id] for c in claims}
     return out
@@ -270,9 +290,11 @@ def record_identities(store, estimators) -> None:
             store.set_meta(f"code {est.fingerprint}", f"{est.source}; {est.hashed}")
 
 
-def write_outputs(evaluation: Evaluation, claims, outdir, profile: str, store, jobs: Optional[int] = 1) -> dict:
+def write_outputs(evaluation: Evaluation, claims, outdir, profile: str, store, jobs: Optional[int] = 1,
+                  expected: Optional[dict] = None) -> dict:
     """Plots under ``outdir/plots`` (drawn by ``jobs`` processes; None: one per CPU)
-    and the report (Markdown and HTML).
+    and the report (Markdown and HTML), where the planted faults' runs (``expected``:
+    ``{run id: the verdict its fault declares}``) have a table of their own.
     Returns ``{"plots": {claim: [paths]}, "report": (md, html), "errors": [...]}``;
     a drawing that fails is reported, never fatal."""
     from .machine import git_commit, machine, versions
@@ -292,5 +314,6 @@ def write_outputs(evaluation: Evaluation, claims, outdir, profile: str, store, j
                           errors=evaluation.errors + errors,
                           cells={k: len(v) for k, v in evaluation.results.items()},
                           implementations={c.id: _code_text(store, c.implementation) for c in claims
-                                           if c.implementation})
+                                           if c.implementation},
+                          expected=expected)
     return {"plots": plots, "report": report, "errors": errors}

@@ -482,7 +482,8 @@ def run_sweep(claims, profile: str, store, options: Optional[dict] = None,
     progress : bool
         Show the progress line on stderr.
     keep : callable, optional
-        Run only the cells for which ``keep(cell)`` is true (tests).
+        Run only the cells for which ``keep(cell)`` is true (a planted fault's cells,
+        :func:`suites.faults.keep_faults`; the tests).
     trace_memory : bool
         Record each cell's peak traced memory (:func:`execute_cell`; slower).
 

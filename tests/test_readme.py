@@ -15,7 +15,7 @@ from kpca_suite.suites.roles import ROLES
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-MAX_LINES = 250
+MAX_LINES = 265
 
 
 def _section(title: str) -> str:
@@ -30,7 +30,7 @@ def test_the_readme_is_an_entry_point_not_a_manual():
 
 def test_the_paper_table_matches_the_registry():
     rows = re.findall(r"^\| .+? \| `([a-z0-9_]+)` \| (\d+) \|$", _section("What the suite checks"), re.M)
-    counts = Counter(c.paper for c in registry.load_all().values())
+    counts = Counter(c.paper for c in registry.own_claims())
     assert {key: int(n) for key, n in rows} == dict(counts)
 
 
