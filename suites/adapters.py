@@ -28,7 +28,7 @@ import numpy as np
 from kpca_suite.kernels import KERNELS, draw_rff
 
 from .fingerprint import identity
-from .roles import Estimator, UnsupportedKernel  # noqa: F401 - UnsupportedKernel: a refusal of the adapters
+from .roles import Estimator, Unsupported, UnsupportedKernel  # noqa: F401 - UnsupportedKernel: a refusal of the adapters
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ def ours_skpca(n_components, budget, kernel, random_state):
     Algorithm 1), a sketch of ``n_components`` rows; transform projects on its directions."""
     from kpca_suite.methods import SKPCA
     if n_components is None:
-        raise ValueError("ours-skpca needs n_components: the number of sketch rows ell")
+        raise Unsupported("ours-skpca needs n_components: the number of sketch rows ell")
     return SKPCA(sketch_size=n_components, n_features=budget, kernel=kernel, shrink="halving",
                  random_state=random_state)
 
@@ -154,7 +154,7 @@ class RandomFourierMap:
 def ours_rff(n_components, budget, kernel, random_state):
     """``budget`` random Fourier features, no projection (``n_components`` must be None)."""
     if n_components is not None:
-        raise ValueError("ours-rff is a feature map: n_components must be None")
+        raise Unsupported("ours-rff is a feature map: n_components must be None")
     return RandomFourierMap(budget, kernel, random_state)
 
 
@@ -195,7 +195,7 @@ def _rbf_sampler(budget, kernel, random_state):
 
 def _needs_components(n_components):
     if n_components is None:
-        raise ValueError("a projection needs n_components (it is not a feature map)")
+        raise Unsupported("a projection needs n_components (it is not a feature map)")
 
 
 def _tsvd(n_components, random_state):
@@ -218,7 +218,7 @@ def _pipeline(first, second):
 def sklearn_nystroem(n_components, budget, kernel, random_state):
     """``Nystroem(n_components=budget)``: the uncentred feature map K_mm^{-1/2} k_m(x)."""
     if n_components is not None:
-        raise ValueError("sklearn-nystroem is a feature map: n_components must be None")
+        raise Unsupported("sklearn-nystroem is a feature map: n_components must be None")
     return _nystroem(budget, kernel, random_state)
 
 
@@ -235,7 +235,7 @@ def sklearn_nystroem_tsvd(n_components, budget, kernel, random_state):
 def sklearn_rbf(n_components, budget, kernel, random_state):
     """``RBFSampler(n_components=budget)``: cos random Fourier features."""
     if n_components is not None:
-        raise ValueError("sklearn-rbf is a feature map: n_components must be None")
+        raise Unsupported("sklearn-rbf is a feature map: n_components must be None")
     return _rbf_sampler(budget, kernel, random_state)
 
 

@@ -28,11 +28,12 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from .adapters import ADAPTERS
+from .claim import Verdict
 from .files import write_text
 from .report import STATUS_MARK
 from .fingerprint import identity, import_path
-from .roles import (NO_KERNEL, Estimator, EstimatorError, NoRole, NotOfRole, Unsupported, check_conforms,
-                    declaration, factory_role_mismatch)
+from .roles import (NO_KERNEL, Estimator, EstimatorError, FactoryRaised, NoRole, NotOfRole, Unsupported,
+                    check_conforms, declaration, factory_role_mismatch)
 
 SPEC = re.compile(r"^(?P<name>[A-Za-z0-9_.-]+)(=(?P<module>[A-Za-z_][\w.]*):(?P<attr>[A-Za-z_][\w.]*))?$")
 
@@ -95,8 +96,9 @@ def check_up_front(estimator: Estimator, claim) -> None:
     """Build the estimator once with the claim's probe settings and check the role's
     methods. A factory of another role (its declared ``roles``, its signature, or the
     methods of what it builds) raises :class:`~suites.roles.NotOfRole`; a refusal
-    (:class:`~suites.roles.Unsupported`) passes through; a factory that raises otherwise,
-    or builds an object of no role at all, raises EstimatorError (one line naming
+    (:class:`~suites.roles.Unsupported`) passes through; a factory that raises otherwise
+    raises :class:`~suites.roles.FactoryRaised` (a crash: the claim fails), one that builds
+    an object of no role at all :class:`~suites.roles.NoRole` (one line naming
     estimator and claim)."""
     subject = claim.subject
     if subject is None:
@@ -111,10 +113,8 @@ def check_up_front(estimator: Estimator, claim) -> None:
     except Unsupported:
         raise
     except Exception as e:  # noqa: BLE001 - the factory is the user's code
-        err = EstimatorError(f"{label}: the factory raised {type(e).__name__}: {e} when called with "
-                             f"{', '.join(settings)}")
-        err.reason = f"{type(e).__name__}: {e}"
-        raise err from None
+        raise FactoryRaised(f"{label}: the factory raised {type(e).__name__}: {e} when called with "
+                            f"{', '.join(settings)}", f"{type(e).__name__}: {e}") from None
     check_conforms(est, subject.role, label, subject.methods, subject.in_sample)
 
 
@@ -173,8 +173,11 @@ def applicability(claim, estimator: Estimator, profile: str, exact_max_n: Option
     declares no role, the estimator needs a package not installed, :func:`not_applicable`,
     then the up-front build (:func:`check_up_front`): another role
     (:class:`~suites.roles.NotOfRole`) or a refusal (:class:`~suites.roles.Unsupported`).
-    The one rule of ``run``, ``check`` and ``conformance``. An EstimatorError (a factory
-    that raises, or builds an object of no role) propagates: it is bad input, not n/a."""
+    The one rule of ``run``, ``check`` and ``conformance``. Whether a factory is of the
+    claim's role is read from its signature and declared roles and from the methods of what
+    it builds, never from an exception: a factory that raises propagates
+    :class:`~suites.roles.FactoryRaised` (a crash, which fails the claim: :func:`crashed`),
+    one that builds an object of no role :class:`~suites.roles.NoRole` (bad input)."""
     if claim.subject is None:
         return "declares no role: only its own estimators run it"
     if estimator.roles is not None and claim.subject.role not in estimator.roles:
@@ -267,19 +270,22 @@ def check(estimator, claims=None, profile: str = "ci", *, name: Optional[str] = 
         ``.skipped``: ``{claim id: reason}`` of those that are ``n/a`` for the
         estimator (another role, kind, kernel or estimand, an exact method above the
         cap, or a setting the implementation refused by raising
-        :class:`~suites.roles.Unsupported`, before or during the run). An empty
-        result is possible; :func:`assert_holds` fails on it.
+        :class:`~suites.roles.Unsupported`, before or during the run). A factory that
+        raises anything else when built with a claim's settings fails that claim, named
+        (:func:`crashed`): it is never ``n/a``.
 
     Raises
     ------
     ValueError
         An unknown claim id, or a claim named by its id that declares no role (a paper's
         claims without a role are left out).
+    NothingChecked
+        No verdict at all with nothing refused by :class:`~suites.roles.Unsupported`:
+        every claim ``n/a`` (its ``.skipped`` says why), so that nothing was checked and a
+        test asserting on the verdicts would pass vacuously.
     EstimatorError
-        The factory raises when it is built with a claim's settings, the claim named by its
-        id, or builds
-        an object with the methods of no role (:class:`~suites.roles.NoRole`, whether
-        claims are named or not).
+        The factory builds an object with the methods of no role
+        (:class:`~suites.roles.NoRole`).
     """
     from . import registry
     from .pipeline import evaluate
@@ -299,28 +305,47 @@ def check(estimator, claims=None, profile: str = "ci", *, name: Optional[str] = 
     if roleless:
         raise ValueError(f"claim(s) {', '.join(roleless)} declare no role: only their own estimators run them "
                          "(`kpca-suite estimators` lists the claims that take one)")
-    runnable, skipped = [], {}
+    runnable, skipped, verdicts = [], {}, {}
     for claim in (c for c in chosen if c.subject is not None):  # a paper's claims without a role: not its
         try:
             why = applicability(claim, est, profile, exact_max_n)
-        except NoRole:
-            raise
-        except EstimatorError as e:
-            if claim.id in named:
-                raise
-            why = f"not of role {claim.subject.role}: {getattr(e, 'reason', e)}"
+        except FactoryRaised as e:
+            verdicts[claim.id] = crashed(variant(claim, est), e)
+            continue
         if why is None:
             runnable.append(variant(claim, est))
         else:
             skipped[claim.id] = why
     ev = evaluate(runnable, profile, store, executor, jobs=jobs) if runnable else None
-    verdicts = {}
     for cid, v in (ev.verdicts.items() if ev is not None else ()):
         if v.status == "n/a":
             skipped[cid.split("[", 1)[0]] = v.summary
         else:
             verdicts[cid.split("[", 1)[0]] = v
-    return Verdicts(verdicts, skipped=skipped)
+    if not verdicts and not any(why.startswith("unsupported: ") for why in skipped.values()):
+        raise NothingChecked(est.name, skipped)
+    return Verdicts({c.id: verdicts[c.id] for c in chosen if c.id in verdicts}, skipped=skipped)
+
+
+class NothingChecked(ValueError):
+    """:func:`check` gave no verdict and no claim was refused by the implementation
+    (:class:`~suites.roles.Unsupported`): every claim is ``n/a`` by role, kind, kernel,
+    estimand or size, so nothing was checked. ``skipped``: ``{claim id: reason}``."""
+
+    def __init__(self, name: str, skipped: dict):
+        reasons = sorted(set(skipped.values()))
+        more = f" and {len(reasons) - 3} more reasons" if len(reasons) > 3 else ""
+        super().__init__(f"check({name}): no claim applies, so nothing was checked: {len(skipped)} claim(s) n/a "
+                         f"({'; '.join(reasons[:3])}{more})")
+        self.skipped = skipped
+
+
+def crashed(run, error: FactoryRaised) -> Verdict:
+    """The verdict of a claim whose implementation's factory raised when built with the
+    claim's settings: ``fails``, naming the exception (as a cell that raised does)."""
+    return Verdict("fails", f"DEFECTIVE ESTIMATOR RAISED: the factory raised {error.reason} when built with "
+                   f"the claim's settings (a setting it cannot run is refused by raising "
+                   f"kpca_suite.suites.roles.Unsupported: the claim is then n/a)", claim=run.id)
 
 
 def assert_holds(verdicts) -> None:
@@ -358,8 +383,9 @@ def plan(claims, estimators, profile: str, exact_max_n: Optional[int] = None) ->
                 continue
             try:
                 why = applicability(claim, est, profile, exact_max_n)
-            except EstimatorError as e:
-                why = getattr(e, "reason", str(e).split(": ", 1)[-1])
+            except FactoryRaised as e:
+                skipped[(claim.id, est.name)] = _entry(crashed(variant(claim, est), e), [])
+                continue
             if why is None:
                 runs.append(variant(claim, est))
             else:

@@ -255,6 +255,17 @@ class NoRole(EstimatorError):
     returns the wrong thing): an error wherever it is named, never an ``n/a``."""
 
 
+class FactoryRaised(EstimatorError):
+    """A factory of the claim's role (by its signature and declared roles) raised when built
+    with the claim's settings, and not by the public refusal :class:`Unsupported`: a crash
+    of the implementation, which fails every claim it reaches, named; never an ``n/a``.
+    ``reason`` is the exception in one line."""
+
+    def __init__(self, message: str, reason: str):
+        super().__init__(message)
+        self.reason = reason
+
+
 def factory_role_mismatch(factory, role: str, roles: Optional[tuple]) -> Optional[str]:
     """Why ``factory`` is not a factory of ``role`` (the reason of an ``n/a``), or None:
     it declares other ``roles``, or its signature cannot take the role's arguments

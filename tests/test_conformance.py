@@ -19,6 +19,7 @@ from kpca_suite.suites.adapters import ADAPTERS, UnsupportedKernel
 from kpca_suite.suites.conformance import (Entry, check, check_up_front, not_applicable, plan, resolve,
                                             user_estimator)
 from kpca_suite.suites.probes import fitted_subspace, stream
+from kpca_suite.suites.conformance import NothingChecked
 from kpca_suite.suites.roles import EstimatorError, sketch_rows
 from kpca_suite.theory import basis_from_coefficients
 
@@ -145,14 +146,16 @@ def test_scikit_learns_exact_kernel_ridge_holds_bach13_rank_rule_at_the_rule_and
     assert "judged at p = ⌈d ln n⌉ and ⌈4d⌉ only" in v.summary
 
 
-def test_check_says_why_each_claim_is_not_applicable_and_an_empty_result_cannot_be_asserted():
-    from kpca_suite.suites import assert_holds
-    verdicts = check("sklearn-rbf-ipca", claims=["ullah18.rate-oja", "sterge20.cor42-poly"], profile="ci")
-    assert dict(verdicts) == {} and verdicts.skipped == {
+def test_check_says_why_each_claim_is_not_applicable_and_nothing_checked_is_no_result():
+    from kpca_suite.suites import NothingChecked, assert_holds
+    with pytest.raises(NothingChecked, match=r"check\(sklearn-rbf-ipca\): no claim applies, so nothing was "
+                                             r"checked: 2 claim\(s\) n/a") as raised:
+        check("sklearn-rbf-ipca", claims=["ullah18.rate-oja", "sterge20.cor42-poly"], profile="ci")
+    assert raised.value.skipped == {
         "ullah18.rate-oja": "other estimand: centres in feature space; the claim's estimand is uncentred",
         "sterge20.cor42-poly": "not a kpca-projection factory (it fills streaming-kpca)"}
     with pytest.raises(AssertionError, match="no verdict to assert on"):
-        assert_holds(verdicts)
+        assert_holds({})
 
 
 def _cli(*args, cwd=ROOT):
@@ -232,7 +235,7 @@ def test_conformance_writes_the_matrix(tmp_path):
     assert cells[1] == "kernel-approximation"
     assert cells[2].startswith("[✓ holds") and cells[3].startswith("[✓ holds")  # declared, sklearn-rbf-tsvd
     assert cells[4] == "n/a · a claim about random-features, not nystrom"
-    assert cells[5].startswith("n/a · ValueError: ours-rff is a feature map")
+    assert cells[5].startswith("n/a · unsupported: ours-rff is a feature map")  # refused, not raised
     assert cells[6].startswith("[✓ holds")  # a user's factory beside scikit-learn's
     fingerprint = resolve("mine=tests.external_estimators:rff").fingerprint
     assert f"- `mine`: tests.external_estimators:rff; code fingerprint {fingerprint}" in md
@@ -398,7 +401,9 @@ def test_an_in_sample_only_map_gets_verdicts_on_the_in_sample_claims_and_n_a_els
     v = check(ext.in_sample_rff, claims=["ghashami16.rff-rate"], profile="ci")["ghashami16.rff-rate"]
     assert v.status == "holds", v.summary
     reason = "no out-of-sample transform (fit_transform only); the claim reads new points"
-    assert check(ext.in_sample_rff, claims=["ullah18.rate-erm"], profile="ci").skipped == {"ullah18.rate-erm": reason}
+    with pytest.raises(NothingChecked) as raised:
+        check(ext.in_sample_rff, claims=["ullah18.rate-erm"], profile="ci")
+    assert raised.value.skipped == {"ullah18.rate-erm": reason}
     kpca = user_estimator("in-sample-kpca", ext.in_sample_kpca)
     check_up_front(kpca, registry.get("hallgren21.cor61-centred"))  # in-sample: fit_transform suffices
     with pytest.raises(EstimatorError, match="lacks fit, transform"):

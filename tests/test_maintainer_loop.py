@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from kpca_suite.suites import check, registry
-from kpca_suite.suites.conformance import dense_cost, user_estimator
+from kpca_suite.suites.conformance import NothingChecked, dense_cost, user_estimator
 from kpca_suite.suites.fingerprint import identity
 from kpca_suite.suites.roles import EstimatorError
 from kpca_suite.suites.store import ResultStore
@@ -44,6 +44,13 @@ def _verdicts(stdout: str) -> dict:
             claim, _, summary = rest.strip().partition(": ")
             out[claim] = (status, summary)
     return out
+
+
+def _nothing_checked(factory, claims) -> dict:
+    """The reasons ``check`` gives when every claim is n/a: it raises, since nothing was checked."""
+    with pytest.raises(NothingChecked) as raised:
+        check(factory, claims=claims)
+    return raised.value.skipped
 
 
 # ---------------------------------------------------------------------- 1. identity follows the code
@@ -259,7 +266,7 @@ def test_fit_transform_only_on_a_claim_that_reads_new_points_is_n_a_in_run_check
              "--estimator", "ft=tests.external_estimators:in_sample_rff")
     assert r.returncode == 0, r.stderr  # every selected claim n/a: an answer, not a usage error
     assert _verdicts(r.stdout) == {"ullah18.rate-erm[ft]": ("N/A", reason)}
-    assert check(ext.in_sample_rff, claims="ullah18.rate-erm").skipped == {"ullah18.rate-erm": reason}
+    assert _nothing_checked(ext.in_sample_rff, "ullah18.rate-erm") == {"ullah18.rate-erm": reason}
     c = _cli("conformance", "ullah18.rate-erm", "--profile", "ci", "--out", str(tmp_path / "c"), "--no-progress",
              "--reuse", str(tmp_path / "none"), "--estimators", "ft=tests.external_estimators:in_sample_rff")
     assert c.returncode == 0, c.stderr
@@ -273,7 +280,7 @@ def test_a_kpca_factory_in_a_krr_row_is_n_a_not_a_type_error(tmp_path):
     r = _cli("run", "bach13.rank-rule", "--profile", "ci", "--out", str(tmp_path / "r"), "--no-progress",
              "--estimator", spec)
     assert r.returncode == 0 and _verdicts(r.stdout) == {"bach13.rank-rule[kpca]": ("N/A", reason)}, r.stderr
-    assert check(ext.nystrom, claims=["bach13.rank-rule"]).skipped == {"bach13.rank-rule": reason}
+    assert _nothing_checked(ext.nystrom, ["bach13.rank-rule"]) == {"bach13.rank-rule": reason}
     c = _cli("conformance", "bach13.rank-rule", "--profile", "ci", "--out", str(tmp_path / "c"), "--no-progress",
              "--reuse", str(tmp_path / "none"), "--estimators", spec)
     assert c.returncode == 0, c.stderr
@@ -287,7 +294,7 @@ def test_a_declared_role_says_n_a_before_anything_is_built():
     @implementation(roles="krr")
     def regressor(budget, kernel, ridge, random_state):
         raise AssertionError("never built for a claim of another role")
-    assert check(regressor, claims=["sterge20.cor42-poly"]).skipped == {
+    assert _nothing_checked(regressor, ["sterge20.cor42-poly"]) == {
         "sterge20.cor42-poly": "not a kpca-projection factory (it fills krr)"}
 
 
@@ -360,3 +367,48 @@ def test_a_name_given_twice_is_refused_before_any_cell_runs(tmp_path):
              "--estimator", twice[0], "--estimator", twice[1])
     assert r.returncode == 2 and "the name(s) a given twice" in r.stderr, r.stderr
     assert not (tmp_path / "c" / "results.sqlite").exists() and not (tmp_path / "r" / "results.sqlite").exists()
+
+
+# ---------------------------------------------------------------------- no vacuous pass
+
+RAISING = ("def make(n_components, budget, kernel, random_state):\n"
+           "    raise RuntimeError('this library is broken today')\n")
+CRASH = "DEFECTIVE ESTIMATOR RAISED: the factory raised RuntimeError: this library is broken today"
+
+
+def test_a_factory_that_raises_fails_every_claim_it_reaches_never_n_a(tmp_path):
+    """A factory that raises is a crash of the implementation, not "another role": check,
+    run and conformance fail every claim whose role its signature fits, named, and a
+    maintainer's `assert all(holds)` over check's verdicts cannot pass on it."""
+    (tmp_path / "raising.py").write_text(RAISING)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        make = importlib.import_module("raising").make
+        verdicts = check(make, claims=["sterge20.cor42-poly", "ghashami16.fd-bound", "bach13.rank-rule"])
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("raising", None)
+    assert {cid: v.status for cid, v in verdicts.items()} == {"sterge20.cor42-poly": "fails",
+                                                             "ghashami16.fd-bound": "fails"}
+    assert all(v.summary.startswith(CRASH) for v in verdicts.values())
+    assert list(verdicts.skipped) == ["bach13.rank-rule"] and "not a krr factory" in verdicts.skipped["bach13.rank-rule"]
+
+    run = _cli("run", "sterge20.cor42-poly", "--profile", "ci", "--out", str(tmp_path / "r"), "--no-progress",
+               "--estimator", "b=raising:make", path=[tmp_path])
+    assert run.returncode == 1, run.stderr
+    status, summary = _verdicts(run.stdout)["sterge20.cor42-poly[b]"]
+    assert status == "FAILS" and summary.startswith(CRASH)
+    conf = _cli("conformance", "sterge20.cor42-poly", "--profile", "ci", "--out", str(tmp_path / "c"),
+                "--no-progress", "--reuse", str(tmp_path / "r"), "--estimators", "b=raising:make", path=[tmp_path])
+    assert conf.returncode == 0, conf.stderr  # a failing implementation is a finding of the matrix
+    row = next(x for x in (tmp_path / "c" / "conformance.md").read_text().splitlines()
+               if x.startswith("| [`sterge20.cor42-poly`]") or x.startswith("| `sterge20.cor42-poly`"))
+    assert row.rstrip(" |").split(" | ")[-1].startswith(f"✗ fails · {CRASH}"), row
+
+
+def test_check_with_nothing_checked_raises():
+    """Every claim n/a by role (a kpca factory on krr claims): no verdict, nothing refused by
+    Unsupported, so check raises rather than hand back an empty result to assert on."""
+    with pytest.raises(ValueError, match=r"check\(in_sample_nystrom_few\): no claim applies, so nothing was "
+                                         r"checked: 2 claim\(s\) n/a \(not a krr factory"):
+        check(mf.in_sample_nystrom_few, claims="bach13")
