@@ -20,6 +20,7 @@ from __future__ import annotations
 import html
 import importlib
 import math
+import numbers
 import os
 import re
 import sys
@@ -164,7 +165,7 @@ def not_applicable(claim, estimator: Estimator, profile: str, exact_max_n: Optio
         cap = default_exact_max_n() if exact_max_n is None else exact_max_n
         largest = max(c.n for c in claim.cells(profile))
         if largest > cap:
-            return f"exact: n up to {largest}, above the cap n = {cap} (--exact-max-n)"
+            return f"exact: n up to {largest}, above the cap n = {cap} (--exact-max-n, check(exact_max_n=))"
     return None
 
 
@@ -243,6 +244,13 @@ class Verdicts(dict):
         self.skipped = dict(skipped or {})
 
 
+def positive_int(name: str, value) -> None:
+    """ValueError naming ``name`` unless ``value`` is None or an int >= 1 (bool, NaN, inf,
+    floats and strings of digits refused): the rule of the CLI's options, for the Python API."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1):
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+
+
 def check(estimator, claims=None, profile: str = "ci", *, name: Optional[str] = None, store=None,
           jobs: Optional[int] = 1, executor=None, exact_max_n: Optional[int] = None) -> Verdicts:
     """Run claims with ``estimator`` in place of their own and return their verdicts.
@@ -290,6 +298,8 @@ def check(estimator, claims=None, profile: str = "ci", *, name: Optional[str] = 
     from . import registry
     from .pipeline import evaluate
 
+    positive_int("exact_max_n", exact_max_n)
+    positive_int("jobs", jobs)
     if isinstance(estimator, str):
         est = resolve(estimator)
     else:

@@ -40,7 +40,7 @@ def test_the_matrix_gives_a_users_factory_the_reasons_a_built_in_gets():
     assert skipped["ghashami16.rff-rate", "mine"] == Entry("n/a", "a claim about random-features, not exact")
     largest = max(c.n for c in registry.get("sterge20.thm41-bound").cells("ci"))
     assert skipped["sterge20.thm41-bound", "mine"].text == (
-        f"exact: n up to {largest}, above the cap n = 5000 (--exact-max-n)")
+        f"exact: n up to {largest}, above the cap n = 5000 (--exact-max-n, check(exact_max_n=))")
 
 
 def test_the_exact_cap_follows_the_machine_and_binds_only_what_is_declared_exact():
@@ -97,3 +97,13 @@ def test_a_changed_factory_under_the_same_name_recomputes(tmp_path, monkeypatch)
     with ResultStore(tmp_path / "r.sqlite") as store:
         codes = sorted(r.cell.p["implementation"] for r in store.results("sterge20.cor42-poly[mine]"))
     assert codes == sorted([fp1] * first.executed + [fp2] * first.executed)  # nothing deleted
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), 0, -3, True, 2.5, "5000", [5000]])
+def test_check_refuses_an_exact_cap_or_jobs_that_is_not_a_positive_integer(value):
+    """A NaN cap was no cap: the exact method ran at every n. The Python API refuses what the
+    CLI's --exact-max-n and --jobs refuse, naming the argument."""
+    with pytest.raises(ValueError, match=r"^exact_max_n must be a positive integer, got "):
+        check(exact_kpca, claims=["sterge20.cor42-poly"], exact_max_n=value)
+    with pytest.raises(ValueError, match=r"^jobs must be a positive integer, got "):
+        check(exact_kpca, claims=["sterge20.cor42-poly"], jobs=value)

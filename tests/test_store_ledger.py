@@ -89,6 +89,10 @@ def test_verify_names_the_rows_it_checked_and_checks_only_the_named_claim(stored
     assert code == 0 and f"{2 * N_QUICK} row(s) match the ledger; ledger head " in out
     code, out, _ = run(["report", "--verify", "toy.fail", "--out", str(stored)], capsys)
     assert code == 0 and f"{N_QUICK} row(s) of toy.fail match the ledger" in out
+    code, out, err = run(["report", "--verify", "no.such-claim", "toy.fail", "--out", str(stored)], capsys)
+    assert code == 2 and out == "" and err.startswith(  # an unknown name is refused, whatever else is named
+        f"kpca-suite: error: --verify: the store {stored / 'results.sqlite'} has no rows of 'no.such-claim' (it has "
+        "rows of 2 claim(s)"), err
     _sql(stored, "DELETE FROM results WHERE claim = 'toy.rate' AND rowid = (SELECT MIN(rowid) FROM results)")
     assert run(["report", "--verify", "toy.fail", "--out", str(stored)], capsys)[0] == 0
     code, _, err = run(["report", "--verify", "toy.rate", "--out", str(stored)], capsys)
