@@ -88,16 +88,14 @@ def judge_claim(claim, results: list, wanted: Optional[set], profile: str, defec
     (:func:`suites.identity.stale_summary`)."""
     if refusals:
         first = refusals[0]
-        return Verdict("n/a", f"unsupported: {first.error} (refused at n = {first.cell.n}, seed {first.cell.seed})",
-                       claim=claim.id), None
+        return Verdict("n/a", f"unsupported: {first.error} (refused at {_where(first.cell)})", claim=claim.id), None
     if defects:
         first = defects[0]
         kind = "RAISED" if " raised " in first.error else "OUTPUT"
         hint = (" (a setting it cannot run is refused by raising kpca_suite.suites.roles.Unsupported: the claim is "
                 "then n/a)" if kind == "RAISED" else "")
-        return Verdict("fails", f"DEFECTIVE ESTIMATOR {kind} in {len(defects)} cell(s), first at n = "
-                       f"{first.cell.n} seed {first.cell.seed}: {first.error.split(': ', 1)[-1]}{hint}",
-                       claim=claim.id), None
+        return Verdict("fails", f"DEFECTIVE ESTIMATOR {kind} in {len(defects)} cell(s), first at "
+                       f"{_where(first.cell)}: {first.error.split(': ', 1)[-1]}{hint}", claim=claim.id), None
     if wanted is not None:
         missing = len(wanted - {r.cell.key() for r in results})
         if missing:
@@ -122,6 +120,12 @@ def judge_claim(claim, results: list, wanted: Optional[set], profile: str, defec
         msg = f"{claim.id}: judge raised {type(e).__name__}: {e}"
         return Verdict("inconclusive", f"judge raised {type(e).__name__}: {e}", claim=claim.id), \
             (msg, traceback.format_exc())
+
+
+def _where(cell) -> str:
+    """Where a cell sits in its sweep, in words: ``n = 400, seed 3``, or ``seed 3`` for a
+    cell whose claim sweeps no n (n = 0)."""
+    return f"n = {cell.n}, seed {cell.seed}" if cell.n else f"seed {cell.seed}"
 
 
 #: The interim looks, as fractions of a claim's seeds; the last look takes every seed.
@@ -290,11 +294,25 @@ def record_identities(store, estimators) -> None:
             store.set_meta(f"code {est.fingerprint}", f"{est.source}; {est.hashed}")
 
 
+def merged(first: Evaluation, then: Evaluation) -> Evaluation:
+    """One evaluation of both (``first``'s claims first): the verdicts, results and errors of
+    each; what ran (cells executed, skipped, elapsed, recomputed, notes) is ``first``'s."""
+    out = Evaluation(**{f: getattr(first, f) for f in ("executed", "skipped", "elapsed", "recomputed", "notes")})
+    out.verdicts = {**first.verdicts, **then.verdicts}
+    out.results = {**first.results, **then.results}
+    for name in ("errors", "cell_errors", "defects", "refusals", "tracebacks"):
+        setattr(out, name, getattr(first, name) + getattr(then, name))
+    return out
+
+
 def write_outputs(evaluation: Evaluation, claims, outdir, profile: str, store, jobs: Optional[int] = 1,
-                  expected: Optional[dict] = None) -> dict:
+                  expected: Optional[dict] = None, ran=None, extra_plots: Optional[dict] = None) -> dict:
     """Plots under ``outdir/plots`` (drawn by ``jobs`` processes; None: one per CPU)
-    and the report (Markdown and HTML), where the planted faults' runs (``expected``:
-    ``{run id: the verdict its fault declares}``) have a table of their own.
+    and the report (Markdown and HTML) of every claim of ``evaluation``, where the planted
+    faults' runs (``expected``: ``{run id: the verdict its fault declares}``) have a table of
+    their own and the claims run now (``ran``, ids; None: the report follows no run) are marked;
+    ``extra_plots`` (``{claim id: [paths]}``, e.g. conformance's figure of every implementation)
+    are shown in their claim's section too.
     Returns ``{"plots": {claim: [paths]}, "report": (md, html), "errors": [...]}``;
     a drawing that fails is reported, never fatal."""
     from .machine import git_commit, machine, versions
@@ -307,13 +325,17 @@ def write_outputs(evaluation: Evaluation, claims, outdir, profile: str, store, j
     for cid, (paths, errs) in drawn.items():
         plots[cid] = paths
         errors += errs
+    shown = {cid: list(paths) + [Path(p) for p in (extra_plots or {}).get(cid, [])] for cid, paths in plots.items()}
     commits = store.commits(c.id for c in claims) or [git_commit()]
     wall = sum(r.wall_time for rs in evaluation.results.values() for r in rs if math.isfinite(r.wall_time))
-    report = write_report(list(evaluation.verdicts.values()), plots, outdir, profile, machine(), versions(),
+    fingerprints = {r.cell.p.get("code") for rs in evaluation.results.values() for r in rs} - {None}
+    report = write_report(list(evaluation.verdicts.values()), shown, outdir, profile, machine(), versions(),
                           commit=commits, wall_time=wall, elapsed=evaluation.elapsed or None,
                           errors=evaluation.errors + errors,
                           cells={k: len(v) for k, v in evaluation.results.items()},
                           implementations={c.id: _code_text(store, c.implementation) for c in claims
                                            if c.implementation},
-                          expected=expected)
+                          expected=expected, claims={c.id: c for c in claims}, results=evaluation.results,
+                          identities={fp: store.get_meta(f"identity {fp}") for fp in sorted(fingerprints)},
+                          ran=ran)
     return {"plots": plots, "report": report, "errors": errors}

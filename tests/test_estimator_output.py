@@ -118,3 +118,15 @@ def test_a_collapsed_basis_fails_the_claim_naming_the_rank():
     verdict = check(ext.collapsed_streaming, claims=["ullah18.rate-oja"], profile="ci")["ullah18.rate-oja"]
     assert verdict.status == "fails", verdict.summary
     assert "functions span 1 < 3 dimensions" in verdict.summary and "collapsed basis" in verdict.summary
+
+
+def test_a_refusal_or_defect_in_a_cell_without_n_names_its_seed_alone():
+    """A claim whose cells sweep no n (n = 0) is not said to be refused "at n = 0"."""
+    from kpca_suite.suites import registry
+    from kpca_suite.suites.pipeline import judge_claim
+    from kpca_suite.suites.runner import CellError
+    claim = registry.get(CLAIM)
+    refused = CellError(CLAIM, Cell.make(CLAIM, "m", 0, 2), "k > d", "")
+    assert judge_claim(claim, [], None, "ci", refusals=[refused])[0].summary == "unsupported: k > d (refused at seed 2)"
+    defect = CellError(CLAIM, Cell.make(CLAIM, "m", 400, 1), "EstimatorDefect: NaN", "")
+    assert "first at n = 400, seed 1: NaN" in judge_claim(claim, [], None, "ci", defects=[defect])[0].summary
