@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from kpca_suite.suites.papers.sterge20 import _common as s20_common
+from kpca_suite.suites.papers.sterge20 import als as s20_als
 from kpca_suite.suites.papers.sterge20 import digits as s20_digits
 from kpca_suite.suites.papers.sterge20 import rates as s20_rates
 from kpca_suite.kernels import Kernel
@@ -66,13 +67,13 @@ def test_als_short_budget_fault_draws_m_over_root_log_n_and_fails_by_the_level_o
     landmarks. In the claim its poly slope CI stays inside the band, so only the
     pooled level R/R_C,l rejects it, on both decays."""
     X = np.random.default_rng(1).standard_normal((403, 2))
-    est = s20_rates.short_budget_leverage_nystrom(2, 36, Kernel("linear"), 0).fit(X)
+    est = s20_als.short_budget_leverage_nystrom(2, 36, Kernel("linear"), 0).fit(X)
     assert 2 <= len(est.landmark_indices_) <= math.ceil(36 / math.sqrt(math.log(403))) == 15
     verdict = run_claim("sterge20.als", fault="short-budget")
     m = verdict.measured
     assert verdict.status == "fails", verdict.summary
     assert -0.05 <= m["poly_ratio_slope_ci_low"] and m["poly_ratio_slope_ci_high"] <= 0.05, verdict.summary
-    assert m["poly_mean_ratio"] > s20_rates.ALS_LEVEL["poly"] and m["exp_mean_ratio"] > s20_rates.ALS_LEVEL["exp"], verdict.summary
+    assert m["poly_mean_ratio"] > s20_als.ALS_LEVEL["poly"] and m["exp_mean_ratio"] > s20_als.ALS_LEVEL["exp"], verdict.summary
 
 
 @pytest.mark.parametrize("n, J", [(40, 64), (300, 64)])

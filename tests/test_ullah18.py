@@ -45,6 +45,18 @@ def test_estimation_judges_eps_e_at_the_first_order_rate():
     assert rules["eps_e_abs_slope"].band == (-np.inf, ul_estimation.EPS_E_SLOPE_MAX) and ul_estimation.EPS_E_SLOPE_MAX > -0.5
     assert rules["esl_slope"].band == (-1.3, -0.7)
     assert rules["esl_level"].tol == ul_estimation.ESL_LEVEL_MAX and rules["esl_level"].x is None  # pooled over cells
+    # Thm 4.2(b): the distance to a projection at least as fast as sqrt(q/n), one-sided
+    assert rules["gram_dev_slope"].band == (-np.inf, ul_estimation.GRAM_DEV_SLOPE_MAX)
+    assert ul_estimation.GRAM_DEV_SLOPE_MAX > -0.5
+
+
+def test_a_loosely_orthonormal_basis_fails_through_the_distance_to_a_projection():
+    """RF-ERM's own span in a basis orthonormal only to 2e-3: the ESL quantity keeps its rate and
+    level, but the lifted output stays off the rank-k projections (Thm 4.2(b))."""
+    v = run_claim("ullah18.estimation", fault="loose-basis")
+    assert v.status == "fails", v.summary
+    assert v.measured["gram_dev_slope_ci_low"] > ul_estimation.GRAM_DEV_SLOPE_MAX, v.summary
+    assert v.measured["mean_esl_level"] <= ul_estimation.ESL_LEVEL_MAX, v.summary
 
 
 def test_lemma_e1_rotation_fails_through_the_rotation_check():

@@ -18,12 +18,13 @@ Every part a planted fault replaces is an estimator of its claim: the Nyström K
 (``nystrom``: on the population model a kpca-projection role factory
 ``make(n_components, budget, kernel, random_state)``, so that any implementation can
 take its place and the error is read through ``transform`` alone; elsewhere the
-class), the exact KPCA class (``ekpca``) and the leverage-score sum (``leverage``)."""
+class), the exact KPCA (``ekpca``: the class, or on the population model EKPCA's population
+error), the approximate leverage scores (``scores``) and the leverage-score sum (``leverage``)."""
 
 from __future__ import annotations
 
 from ...claim import Paper
-from . import bound, centred, digits, effdim, gaussian, insample, rates, recovery
+from . import als, bound, centred, digits, effdim, gaussian, insample, rates, recovery
 from .inventory import RESULTS  # noqa: F401 - the paper's statements and what checks them
 
 PAPER = Paper(
@@ -74,4 +75,4 @@ PAPER = Paper(
 """,
 )
 
-CLAIMS = [*insample.CLAIMS, *recovery.CLAIMS, *rates.CLAIMS, *effdim.CLAIMS, *bound.CLAIMS, *centred.CLAIMS, *gaussian.CLAIMS, *digits.CLAIMS]
+CLAIMS = [*insample.CLAIMS, *recovery.CLAIMS, *rates.CLAIMS, *als.CLAIMS, *effdim.CLAIMS, *bound.CLAIMS, *centred.CLAIMS, *gaussian.CLAIMS, *digits.CLAIMS]

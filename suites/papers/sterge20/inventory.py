@@ -142,14 +142,19 @@ RESULTS = (
                "n^(θ(1-1/α)) R_{C,l} between two constants (its local slope reads about -0.23 at l = 4..8, Σ_{i>l} "
                "i^(-2) being about 1/(l + 1/2)); milliseconds",
     ),
-    Stated("Cor. 4.2(ii)", "corollary",
-           "Quoted as Rudi et al. (2015), Thm. 3.2: EKPCA's R_{C_n,l} ≲_P n^(-θ(1-1/α)) for θ < 1 and ≲_P (log n / "
-           "n)^(1-1/α) for θ >= 1.",
-           gap="no claim judges EKPCA's own rate: sterge20.als records EKPCA's population error on the θ = 1/2 "
-               "polynomial grid (l = n^(1/4)) and judges only Nyström's ratio to it; a judge of its slope against "
-               "R_{C,l}'s would close θ < 1 at no new run cost. θ >= 1 needs a grid with l = n^(θ/2) (θ = 1: l = "
-               "n^(1/2)) and a one-sided check that R_{C_n,l} / (ln n / n)^(1/2) does not grow, with J >= 2n "
-               "features: minutes at n <= 4096",
+    Stated("Cor. 4.2(ii), θ < 1", "corollary",
+           "Quoted as Rudi et al. (2015), Thm. 3.2: EKPCA's R_{C_n,l} ≲_P n^(-θ(1-1/α)) for θ < 1.",
+           claims=("sterge20.als",),
+           how="rate: α = 2, θ = 1/2 (l = 3..8 and n = l^4 at ci), EKPCA on the samples ALS Nyström runs on: the "
+               "slope of its exact population R_{C_n,l} vs n within 0.05 of the slope of R_{C,l} on the same grid "
+               "(about -0.23 there; measured -0.24). Two-sided where the bound is one-sided, since no rank-l "
+               "projector beats R_{C,l} ≍ n^(-θ(1-1/α)) (Cor. 4.2(i)); the Fourier model is finite-rank (J = 1024 "
+               "features at ci)",
+    ),
+    Stated("Cor. 4.2(ii), θ >= 1", "corollary",
+           "Quoted as Rudi et al. (2015), Thm. 3.2: EKPCA's R_{C_n,l} ≲_P (log n / n)^(1-1/α) for θ >= 1.",
+           gap="a grid with l = n^(θ/2) (θ = 1: l = n^(1/2)) and a one-sided check that R_{C_n,l} / (ln n / "
+               "n)^(1/2) does not grow, with J >= 2n features: minutes at n <= 4096",
     ),
     Stated("Cor. 4.2(iii), θ < 1", "corollary",
            "Plain (uniform) Nyström with m ≳ n^θ log n: R^nys_{C_n,l} ≲_P n^(-θ(1-1/α)), the rate of KPCA and EKPCA "
@@ -211,13 +216,18 @@ RESULTS = (
                "n^(-θ) e^(-τ) / (1 - e^(-τ)); the rate claims use it as their reference without judging it; a check "
                "on the grid takes milliseconds",
     ),
-    Stated("Cor. 4.3(ii)", "corollary",
-           "EKPCA's R_{C_n,l} ≲_P n^(-θ) log n for θ < 1 and ≲_P n^(-1) (log n)² for θ >= 1 (the proof cites Thm. "
-           "4.1(ii), meaning eq. (17)).",
-           gap="sterge20.als records EKPCA's population error on the θ = 1/2 exponential grid (τ = 1/4) and uses it "
-               "only as the reference of ALS's ratio; judging its slope (in [-θ - 0.1, -θ + 0.15], as cor43-exp does "
-               "for Nyström) would close θ < 1 at no new run cost; θ >= 1 needs a grid with l = (1/τ) ln n and a "
-               "one-sided check that R / (n^(-1) ln² n) does not grow; seconds (160 features)",
+    Stated("Cor. 4.3(ii), θ < 1", "corollary",
+           "EKPCA's R_{C_n,l} ≲_P n^(-θ) log n for θ < 1 (the proof cites Thm. 4.1(ii), meaning eq. (17)).",
+           claims=("sterge20.als",),
+           how="rate: τ = 1/4, θ = 1/2 (l = 12..20 and n = e^(l/2) at ci, 160 features), EKPCA on the samples ALS "
+               "Nyström runs on: the slope of its exact population R_{C_n,l} vs n in [-0.6, -0.35] (measured "
+               "-0.51), two-sided where the bound is one-sided, as cor43-exp for Nyström: R_{C_n,l} >= R_{C,l} ≍ "
+               "n^(-θ) (Cor. 4.3(i)) gives the lower side, and +0.15 leaves room for the log n factor",
+    ),
+    Stated("Cor. 4.3(ii), θ >= 1", "corollary",
+           "EKPCA's R_{C_n,l} ≲_P n^(-1) (log n)² for θ >= 1.",
+           gap="a grid with l = (1/τ) ln n and a one-sided check that R / (n^(-1) ln² n) does not grow; seconds "
+               "(160 features)",
     ),
     Stated("Cor. 4.3(iii), θ < 1", "corollary",
            "Plain Nyström with m ≳ n^θ log n: R^nys_{C_n,l} ≲_P n^(-θ) log n (a one-sided bound with a log n factor).",

@@ -40,8 +40,10 @@ RESULTS = (
     Stated("Contribution 3", "contribution",
            "The output of the proposed algorithms, lifted to the RKHS, converges to a projection operator there "
            "(it need not be one: Sec. 2; the rate is Thm 4.2(b)).",
-           gap="as Thm 4.2(b): the distance of the lifted output to the rank-k projections, which "
-               "ullah18.estimation already records (gram_dev) but no judge reads."),
+           claims=("ullah18.estimation",),
+           how="rate: as Thm 4.2(b), for RF-ERM: the distance of its lifted output to the rank-k projections "
+               "decays with slope vs n at most -0.45 (measured about -1) at fixed m. RF-Oja's distance is not "
+               "judged (a pilot measured about -1.2)."),
     Stated("Contribution 4", "contribution",
            "In the streaming setting, comparison with the other approaches (Table 1) suggests RF-Oja has the best "
            "overall runtime and superior space complexity.",
@@ -160,7 +162,7 @@ RESULTS = (
            "d(L P_hat, P^k_HS(H)) <= ||P_tilde - A C_m||_HS(rho), where A C_m stands for the lifted projection "
            "A P^k_{C_m} (Lemma C.5 then bounds the right side).",
            reason="proof step: the transfer from HS(rho) to HS(H) behind Thm 4.2(b); both sides are computable by "
-                  "quadrature, and the quantities they bound are the gaps Thm 4.2(b) and Lemma C.5."),
+                  "quadrature, and the quantities they bound are Thm 4.2(b)'s (checked) and Lemma C.5's (a gap)."),
 
     # -- Sec. 4 and App. C: the main results ---------------------------------------------------
     Stated("Thm 4.2(a)", "theorem",
@@ -177,12 +179,15 @@ RESULTS = (
            "Under the same conditions, with probability >= 1 - delta, d(L P_hat_A, P^k_HS(H)) <= "
            "sqrt(q_A(2/delta, log m, log n) / n): the lifted output is within O(1/sqrt(n)) of a rank-k projection "
            "in the RKHS.",
-           gap="the slope vs n of d(L P_hat, P^k_HS(H)) = ||D^(-1/2) G D^(-1/2) - I||_F (G the L^2(rho) Gram of "
-               "the lifted A phi_hat_i, D its diagonal: the H-Gram of the lifted functions equals it, and the "
-               "nearest rank-k projection is at distance ||G - I||_F); ullah18.estimation records it per cell as "
-               "gram_dev, so a judge 'slope CI upper end <= -0.45' costs no extra run. A pilot measured slopes "
-               "about -1 (RF-ERM) and -1.2 (RF-Oja): the distance is second order, faster than the stated "
-               "sqrt(q/n)."),
+           claims=("ullah18.estimation",),
+           how="rate: the slope vs n of d(L P_hat, P^k_HS(H)) = ||D^(-1/2) G D^(-1/2) - I||_F (G the L^2(rho) Gram "
+               "of the lifted A phi_hat_i after the Procrustes rotation, D its diagonal: the H-Gram of the lifted "
+               "functions equals it, and the nearest rank-k projection is at distance ||G - I||_F), bootstrap 95% "
+               "CI upper end <= -0.45 (one-sided: sqrt(q/n) with q_ERM independent of n at fixed m), RF-ERM at "
+               "m = 256 (ci) or 512, 48 seeds, n = 128..4096 at ci, k = 3. Measured -1.10 .. -0.92 (ci) and "
+               "-1.03 .. -0.94 (quick) under root seeds 0-4: the distance is second order, Lemma C.5's q/n, "
+               "faster than the stated sqrt(q/n); a basis orthonormal only to 2e-3 (fault loose-basis) stays "
+               "flat, slope about -0.1. RF-Oja is not judged (a pilot measured about -1.2)."),
     Stated("Cor. 4.3", "corollary",
            "If lambda_j(C') = alpha^j for some alpha < 1, then with m = O(sqrt(n) log n) features, w.p. >= 1 - delta, "
            "E(L P_hat_A) <= c B_k / sqrt(n) + c' (k + log(delta/2) + 7 B_k) / (sqrt(n) log n) "
