@@ -312,10 +312,12 @@ def cmd_run(args) -> int:
                   f"{ev.executed} run now", file=sys.stderr)
         for _, v in unjudged:  # n/a before any cell ran: in the report too
             ev.verdicts[v.claim] = v
+        whole, every, every_expected = _with_stored(store, ev, claims + [c for c, _ in unjudged], args.profile,
+                                                    options, expected)
         with _writing_outputs(out):
             _report_errors(ev, out)
-            written = write_outputs(ev, claims + [c for c, _ in unjudged], out, args.profile, store, jobs=args.jobs,
-                                    expected=expected)
+            written = write_outputs(whole, every, out, args.profile, store, jobs=args.jobs,
+                                    expected=every_expected, ran=set(ev.verdicts))
         for e in written["errors"]:
             _warn(e)
         code = _finish(list(ev.verdicts.values()), bool(ev.errors), expected)
@@ -380,13 +382,14 @@ def _set_aside(store, claims, profile, options, fresh: bool) -> None:
 
 def _with_estimators(claims, specs, profile, exact_max_n=None, named=()):
     """(the claims to run with each ``--estimator`` (``declared``: the claim's own), the
-    ``n/a`` verdicts of the claims an implementation cannot run, the resolved
+    verdicts given before any cell runs (``n/a`` for the claims an implementation cannot
+    run; ``fails`` for those whose factory raised when built: a crash), the resolved
     estimators), after the up-front check that each factory imports and builds an object
     of the role (:func:`suites.conformance.applicability`, the rule of ``check`` and
     ``conformance`` too). What a claim costs an implementation doing dense n x n work
     is said before it runs."""
-    from .conformance import applicability, dense_cost, resolve, variant
-    from .roles import EstimatorError
+    from .conformance import applicability, crashed, dense_cost, resolve, variant
+    from .roles import EstimatorError, FactoryRaised
     try:
         estimators = [None if spec == "declared" else resolve(spec) for spec in specs]
     except EstimatorError as e:
@@ -407,11 +410,14 @@ def _with_estimators(claims, specs, profile, exact_max_n=None, named=()):
                     raise UsageError(f"{claim.id} declares no role, so --estimator cannot run it; "
                                      "`kpca-suite estimators` lists the claims that do")
                 continue  # a claim of a named paper that only its own estimators run
+            run = variant(claim, est)
             try:
                 why = applicability(claim, est, profile, exact_max_n)
+            except FactoryRaised as e:
+                unjudged.append((run, crashed(run, e)))
+                continue
             except EstimatorError as e:
                 raise UsageError(str(e)) from None
-            run = variant(claim, est)
             if why:
                 unjudged.append((run, Verdict("n/a", why, claim=run.id)))
                 continue
@@ -457,6 +463,21 @@ def _judge_only(cid, store):
     ``implementation``)."""
     base, name = cid.split("[", 1)
     return registry.get(base).for_estimator(name[:-1], None, store.latest_params(cid).get("implementation"))
+
+
+def _with_stored(store, ev, claims, profile, options, expected) -> tuple:
+    """The report is the store's: (``ev`` with every other claim of the store judged from its
+    stored cells at ``profile``, as ``report`` judges them, the claims of both, the planted
+    faults' runs' declared verdicts of both). A run of one claim thus rewrites the report of all."""
+    from .faults import keep_faults
+    from .pipeline import evaluate, merged
+    others, faults = _stored_claims(store, None)
+    others = [c for c in others if c.id not in ev.verdicts]
+    if not others:
+        return ev, list(claims), dict(expected)
+    faults = [(run, fault) for run, fault in faults if run.id not in ev.verdicts]
+    rest = evaluate(others, profile, store, options=options, run=False, keep=keep_faults(faults))
+    return merged(ev, rest), list(claims) + others, {**expected, **{run.id: f.expect for run, f in faults}}
 
 
 def _stored_profile(store, args):
@@ -509,9 +530,15 @@ def _verify(store, names) -> int:
     claims = None
     if names:
         stored = store.claims()
-        claims = [c for c in stored if c in names or c.split("[", 1)[0] in names or c.split(".", 1)[0] in names]
-        if not claims:
-            raise UsageError(f"the store {store.path} has no rows of {', '.join(names)}")
+
+        def of(name):
+            return [c for c in stored if name in (c, c.split("[", 1)[0], c.split(".", 1)[0])]
+        unknown = [repr(n) for n in names if not of(n)]
+        if unknown:
+            raise UsageError(f"--verify: the store {store.path} has no rows of {', '.join(unknown)}"
+                             + (f" (it has rows of {len(stored)} claim(s); `kpca-suite report` lists them)"
+                                if stored else " (it has none)"))
+        claims = sorted({c for n in names for c in of(n)})
     try:
         found = store.verify(claims)
     except StoreError as e:
@@ -622,11 +649,15 @@ def cmd_conformance(args) -> int:
             _err(f"interrupted; finished cells are kept in {store.path} and a rerun resumes")
             return 130
         store.set_meta("profile", args.profile)
+        whole, every, expected = _with_stored(store, ev, runs, args.profile, {}, {})
         with _writing_outputs(out):
             _report_errors(ev, out)
-            written = write_outputs(ev, runs, out, args.profile, store, jobs=args.jobs)
-            columns, rows = matrix(claims, adapters, ev.verdicts, skipped, written["plots"])
+            columns = matrix(claims, adapters, ev.verdicts, skipped, {})[0]
             overlays = draw_overlays(claims, columns, ev.verdicts, out)
+            written = write_outputs(whole, every, out, args.profile, store, jobs=args.jobs, expected=expected,
+                                    ran=set(ev.verdicts),
+                                    extra_plots={cid: [p, p.with_suffix(".svg")] for cid, p in overlays.items()})
+            columns, rows = matrix(claims, adapters, ev.verdicts, skipped, written["plots"])
             md, html_ = write_matrix(columns, rows, out, args.profile, adapters, overlays)
         for e in written["errors"]:
             _warn(e)

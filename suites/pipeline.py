@@ -253,7 +253,7 @@ def _plot_one(cid):
     from .plots import plot_claim
 
     by_id, evaluation, plotdir = _TO_PLOT
-    if evaluation.verdicts[cid].status == "n/a":  # nothing was measured for that implementation
+    if evaluation.verdicts[cid].status == "n/a" or not evaluation.results.get(cid):  # nothing was measured
         return [], []
     return plot_claim(by_id[cid], evaluation.verdicts[cid], evaluation.results.get(cid, []), plotdir)
 

@@ -26,6 +26,7 @@ never an error.
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import functools
 import math
@@ -45,8 +46,80 @@ LEGEND_WIDTH = 90  # characters of a legend line: two panels side by side keep t
 
 
 def safe_name(claim_id: str) -> str:
-    """A file name for a claim id (``sterge20.cor42-poly`` stays as is)."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", claim_id) or "claim"
+    """The file name of a claim id: the id, each run of characters other than letters, digits,
+    ``.``, ``_``, ``-``, ``[`` and ``]`` made one ``_`` (``sterge20.cor42-poly`` stays as is, a planted
+    fault's run ``sterge20.identities[fault:unwhitened]`` is ``sterge20.identities[fault_unwhitened]``)."""
+    return re.sub(r"[^A-Za-z0-9._\[\]-]+", "_", claim_id) or "claim"
+
+
+# ---------------------------------------------------------------------- the names of figure files
+#
+# One rule: a claim's figure files are ``<claim>.png`` / ``.svg`` (its fits, :func:`plot_fits`) and
+# ``<claim>.<panel>.png`` / ``.svg`` (its own figure, conformance's overlay ``<claim>.implementations``),
+# ``<claim>`` being :func:`safe_name` of the claim id and ``<panel>`` letters, digits, ``_`` and ``-``.
+# A claim's own ``figure`` function may name its file as it likes (``bach13_fig1_curves``,
+# ``sterge20.digits``): :func:`save_figure`, called while :func:`plot_claim` draws that claim, renames
+# it by the rule (:func:`figure_name`), so the paper modules need not know it.
+
+#: The panel of a claim's own figure whose name gives none (the claim's id alone) when ``<claim>.png``
+#: already holds its fits.
+OWN_FIGURE = "figure"
+
+_DRAWING = contextvars.ContextVar("drawing", default=None)  # (claim id, names used) while plot_claim draws
+
+
+def _panel(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-_")
+
+
+def figure_name(claim_id: str, name: str, used=()) -> str:
+    """The file name (no extension) by the rule above of the figure that the code of claim
+    ``claim_id`` calls ``name``: the part of ``name`` after the claim's id (as given, or with its
+    dots made ``_``, of the run or of its registered claim) is the panel; a name of another form
+    keeps what follows the paper's key. A name already ``used`` (``<claim>`` itself when the fits
+    hold it) gets the panel :data:`OWN_FIGURE`, then a number."""
+    base = claim_id.split("[", 1)[0]
+    own = safe_name(claim_id)
+    forms = {f for c in (claim_id, own, base, safe_name(base)) for f in (c, c.replace(".", "_"))}
+    text = str(name)
+    prefix = next((f for f in sorted(forms, key=len, reverse=True) if text.startswith(f)), None)
+    if prefix is not None:
+        rest = text[len(prefix):]
+    else:
+        paper = base.split(".", 1)[0]
+        rest = text[len(paper) + 1:] if text[:len(paper) + 1] in (paper + ".", paper + "_") else text
+    panel = _panel(rest)
+    out = f"{own}.{panel}" if panel else own
+    k = 1
+    while out in used:
+        k += 1
+        out = f"{own}.{OWN_FIGURE}" + (f"-{k - 1}" if k > 2 else "")
+    return out
+
+
+def owner_of(file_name: str, claim_ids) -> "str | None":
+    """The claim (of ``claim_ids``) whose figure file ``file_name`` is by the rule above
+    (``<claim>.<ext>`` or ``<claim>.<panel>.<ext>``, the longest claim that fits), or None."""
+    stem = Path(file_name).stem
+    best = None
+    for cid in claim_ids:
+        own = safe_name(cid)
+        if stem == own or (stem.startswith(own + ".") and re.fullmatch(r"[A-Za-z0-9_-]+", stem[len(own) + 1:])):
+            if best is None or len(own) > len(safe_name(best)):
+                best = cid
+    return best
+
+
+def files_of(claim_id: str, directory) -> list:
+    """The files of ``claim_id`` in ``directory`` by the rule above: ``<claim>.*`` first, then
+    each panel's, PNG before SVG."""
+    directory = Path(directory)
+    own = safe_name(claim_id)
+    if not directory.is_dir():
+        return []
+    found = [p for p in directory.iterdir() if p.is_file() and not p.name.startswith(".")
+             and owner_of(p.name, [claim_id]) == claim_id]
+    return sorted(found, key=lambda p: (p.stem != own, p.stem, p.suffix.lower() != ".png", p.suffix))
 
 
 def number(v) -> str:
@@ -490,7 +563,8 @@ DPI = 120
 
 def save_figure(fig, outdir, name) -> list:
     """Write ``fig`` as ``outdir/name.png`` and ``.svg`` (the directory is made
-    if missing), close it, and return the two paths.
+    if missing), close it, and return the two paths. Called while :func:`plot_claim`
+    draws a claim's own figure, ``name`` is first made the rule's (:func:`figure_name`).
 
     Both files are cropped to one tight bounding box (everything drawn, padded by
     0.1 inch), laid out once here: ``bbox_inches="tight"`` would lay the figure out
@@ -498,6 +572,11 @@ def save_figure(fig, outdir, name) -> list:
     quick profile's time."""
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
+    drawing = _DRAWING.get()
+    if drawing is not None:
+        claim_id, used = drawing
+        name = figure_name(claim_id, name, used)
+        used.add(name)
     paths = [outdir / f"{name}.png", outdir / f"{name}.svg"]
     fig.set_dpi(DPI)
     fig.draw_without_rendering()
@@ -511,8 +590,8 @@ def save_figure(fig, outdir, name) -> list:
 
 def plot_claim(claim, verdict, results, outdir) -> tuple:
     """``plot_fits`` plus the claim's own ``figure(results, verdict, outdir)``
-    when it has one. Returns ``(paths, errors)``: a failing drawing is
-    reported, never fatal."""
+    when it has one, its files named by the rule (``<claim>.<panel>``, :func:`figure_name`).
+    Returns ``(paths, errors)``: a failing drawing is reported, never fatal."""
     paths, errors = [], []
     try:
         paths += plot_fits(verdict, outdir)
@@ -523,6 +602,7 @@ def plot_claim(claim, verdict, results, outdir) -> tuple:
         pyplot().close("all")
     fig_fn = getattr(claim, "figure", None)
     if fig_fn is not None:
+        token = _DRAWING.set((verdict.claim, {p.stem for p in paths}))
         try:
             Path(outdir).mkdir(parents=True, exist_ok=True)
             paths += [Path(p) for p in (fig_fn(results, verdict, Path(outdir)) or [])]
@@ -531,4 +611,6 @@ def plot_claim(claim, verdict, results, outdir) -> tuple:
         except Exception as e:  # noqa: BLE001
             errors.append(f"{verdict.claim}: figure failed: {type(e).__name__}: {e}")
             pyplot().close("all")
+        finally:
+            _DRAWING.reset(token)
     return paths, errors

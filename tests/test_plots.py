@@ -178,9 +178,9 @@ def test_measured_vs_predicted_is_short():
     ]
 
 
-def test_a_claim_with_many_numbers_keeps_its_cell_short_and_the_rest_in_its_section(tmp_path):
-    """bach13.rank-rule measures about 90 numbers: the table shows the judged ones and a few
-    more, the others are in the claim's section, in both pages."""
+def test_a_claim_with_many_numbers_keeps_its_line_short_and_the_rest_in_its_section(tmp_path):
+    """bach13.rank-rule measures about 90 numbers: its line at the glance is one line, its
+    section shows the judged ones and a few more, the others folded, in both pages."""
     measured = {"max_ratio": 1.004, "slope": -0.5, "slope_ci_low": -0.6, "slope_ci_high": -0.4}
     measured.update({f"group {i} ratio": 1 + i / 1000 for i in range(90)})
     predicted = {"ratio_at_rule": "<= 1.01", "slope_band": [-0.7, -0.3]}
@@ -188,13 +188,15 @@ def test_a_claim_with_many_numbers_keeps_its_cell_short_and_the_rest_in_its_sect
     assert len(shown) == CELL_LINES and len(shown) + len(rest) == 2 + 90 + 1
     assert shown[:2] == ["max_ratio: 1", "slope: -0.5 [-0.6, -0.4] vs band [-0.7, -0.3]"]
     assert shown[-1] == "predicted: ratio_at_rule <= 1.01" and rest[0].startswith("group 5 ratio: ")
-    v = Verdict("holds", "summary", [], measured, predicted, claim="toy.many")
+    v = Verdict("holds", "max ratio 1.004 (<= 1.01); slope -0.5 in band", [], measured, predicted, claim="toy.many")
     md, page = write_report([v], [], tmp_path, "ci", {}, {})
-    row = next(line for line in md.read_text().splitlines() if line.startswith("| `toy.many`"))
-    assert row.count("<br>") == CELL_LINES and "(+85 more numbers in its section below)" in row
-    assert "85 more measured numbers" in md.read_text() and "group 89 ratio: 1.09" in md.read_text()
-    text = page.read_text()
-    assert "(+85 more numbers)</a>" in text and text.count("group 89 ratio") == 1
+    text = md.read_text()
+    row = next(line for line in text.splitlines() if line.startswith("| ✓ holds | [`toy.many`]"))
+    assert "<br>" not in row and "max ratio 1.004 (<= 1.01) |" in row  # the summary's first clause
+    assert "- slope: -0.5 [-0.6, -0.4] vs band [-0.7, -0.3]" in text
+    assert "85 more measured numbers" in text and "group 89 ratio: 1.09" in text
+    html = page.read_text()
+    assert "85 more measured numbers" in html and html.count("group 89 ratio") == 1
 
 
 def test_a_claims_table_goes_to_a_file_not_stdout(tmp_path, capfd):
@@ -208,3 +210,51 @@ def test_a_claims_table_goes_to_a_file_not_stdout(tmp_path, capfd):
     table = tmp_path / "plots" / "hallgren21.table3.txt"
     assert len(table.read_text().splitlines()) > 10
     assert "plots/hallgren21.table3.txt" in (tmp_path / "report.md").read_text()
+
+
+@pytest.mark.parametrize("claim, name, used, file", [
+    ("bach13.fig1", "bach13_fig1_curves", (), "bach13.fig1.curves"),
+    ("bach13.rank-rule", "bach13_rank-rule_ratios", (), "bach13.rank-rule.ratios"),
+    ("bach13.rank-rule-gaussian", "bach13_rank-rule-gaussian_ratios", (), "bach13.rank-rule-gaussian.ratios"),
+    ("bach13.pivoting", "bach13_pivoting_fig2", (), "bach13.pivoting.fig2"),
+    ("ghashami16.digits", "ghashami16.digits.figure", {"ghashami16.digits"}, "ghashami16.digits.figure"),
+    ("sterge20.digits", "sterge20.digits", (), "sterge20.digits"),  # its only figure: <claim>.png
+    ("landmarks.rate", "landmarks.rate", {"landmarks.rate"}, "landmarks.rate.figure"),  # the fits hold <claim>.png
+    ("hallgren21.thm3", "hallgren21.thm3-coverage", (), "hallgren21.thm3.coverage"),
+    ("hallgren21.other", "hallgren21.table3", (), "hallgren21.other.table3"),  # another name keeps its part
+    ("bach13.fig1[fault:x]", "bach13_fig1[fault:x]_curves", (), "bach13.fig1[fault_x].curves"),
+    ("sterge20.digits[fault:x]", "sterge20.digits", (), "sterge20.digits[fault_x]"),  # a fixed name, a run's file
+    ("toy.rate[mine]", "toy.rate.implementations", (), "toy.rate[mine].implementations"),
+])
+def test_figure_files_follow_one_rule(claim, name, used, file):
+    """<claim>.png for the fits, <claim>.<panel>.png for a claim's own figure, whatever name its
+    code gives it; each file is found again as its claim's, and no other claim's."""
+    assert plots.figure_name(claim, name, set(used)) == file
+    others = ["bach13.fig1", "bach13.rank-rule", "bach13.rank-rule-gaussian", "sterge20.digits", claim]
+    assert plots.owner_of(file + ".png", others) == claim
+
+
+def test_a_claims_own_figure_is_renamed_by_the_rule_when_drawn(tmp_path):
+    """A figure function naming its file as bach13's did (``bach13_fig1_curves``) writes
+    ``<claim>.curves.png``; one naming it the claim's id alone, beside the fits' ``<claim>.png``,
+    writes ``<claim>.figure.png``; a planted fault's run writes its own files."""
+    import dataclasses
+
+    from kpca_suite.suites.claim import Verdict
+    from tests import toy_claim
+
+    def figure(results, verdict, outdir):
+        plt = plots.pyplot()
+        return (plots.save_figure(plt.figure(figsize=(2, 2)), outdir, verdict.claim.replace(".", "_") + "_curves")
+                + plots.save_figure(plt.figure(figsize=(2, 2)), outdir, verdict.claim))
+
+    claim = dataclasses.replace(toy_claim.TOY_RATE, figure=figure)
+    for cid in ("toy.rate", "toy.rate[fault:slow]"):
+        v = Verdict("holds", "", [rate("m", -0.5, (-0.6, -0.4))], claim=cid)
+        paths, errors = plots.plot_claim(claim, v, [], tmp_path)
+        own = plots.safe_name(cid)
+        assert not errors and [p.name for p in paths] == [f"{own}.{x}" for x in (
+            "png", "svg", "curves.png", "curves.svg", "figure.png", "figure.svg")]
+        assert all(p.is_file() for p in paths)
+        assert plots.files_of(cid, tmp_path) == [paths[i] for i in (0, 1, 2, 3, 4, 5)]
+    assert plots.save_figure(plots.pyplot().figure(), tmp_path, "free_name")[0].name == "free_name.png"

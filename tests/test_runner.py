@@ -208,7 +208,8 @@ def test_plots_and_report_survive_nan(tmp_path):
     md, html = write_report([v, Verdict("inconclusive", "<b>", claim="toy.none")], paths, tmp_path, "ci",
                             {"cpu_count": 2}, {"numpy": "1"}, commit="abc", wall_time=3.5)
     assert "toy/odd id" in md.read_text() and "plots/toy_odd_id.png" in md.read_text()
-    assert "&lt;b&gt;" in html.read_text() and "slope: -0.9 vs -1" in html.read_text()
+    assert "&lt;b&gt;" in html.read_text() and "<td>slope</td><td>-0.9</td><td>-1</td>" in html.read_text()
+    assert "- slope: -0.9 vs -1" in md.read_text()
 
 
 def test_one_sided_bands_are_labelled_as_such():
