@@ -208,7 +208,8 @@ def _read(path: str, mtime_ns: int, size: int) -> tuple:
     if path.endswith(".py"):
         text = data.decode("utf-8", "replace")
         for m in _FROM.finditer(text):
-            parts = [_aliased(a) for a in m.group(3).strip("()").replace("\n", " ").split(",") if a.strip()]
+            names = re.sub(r"#[^\n]*", "", m.group(3)).strip("()").replace("\n", " ")  # comments in ( ... )
+            parts = [_aliased(a) for a in names.split(",") if a.strip()]
             parts = [(a, b) for a, b in parts if a != "*"]
             star = "*" in m.group(3)
             found.append(_Import(len(m.group(1)), m.group(2), tuple(a for a, _ in parts),

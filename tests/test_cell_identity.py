@@ -151,3 +151,25 @@ def test_a_change_in_a_plug_in_paper_recomputes_its_own_claims_only(tmp_path):
     again = _run(tmp_path, *run, out=out)
     assert _recomputed(again.stderr) == {"idpaper.second": f"{helper_file} changed"}, again.stderr
     assert _verdict(again.stdout, "idpaper.first") == "HOLDS" and _verdict(again.stdout, "idpaper.second") == "FAILS"
+
+
+def test_a_name_after_a_comment_in_a_parenthesised_import_is_followed(tmp_path):
+    """``from . import (first,  # a note\\n second)``: the comment hid ``second`` from the walk, so
+    an edit of that module would not have recomputed the cells that run it."""
+    import sys
+
+    from kpca_suite.suites.fingerprint import walk
+    pkg = tmp_path / "commented"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "first.py").write_text("X = 1\n")
+    (pkg / "second.py").write_text("Y = 2\n")
+    (pkg / "root.py").write_text("from . import (first,  # a note, with a comma\n               second)\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        found = walk(["commented.root"], lambda name: False)
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [m for m in sys.modules if m.startswith("commented")]:
+            sys.modules.pop(name)
+    assert [name for name, *_ in found.modules] == ["commented.root", "commented.first", "commented.second"]
