@@ -39,3 +39,37 @@ def subprocess_env(where: Path, **extra: str) -> dict:
 
 
 CLI = [sys.executable, "-m", "kpca_suite.suites.cli"]
+
+
+_MEAN_RATE = '''
+"""A plug-in's paper: a mean's squared error falls like 1/n (no declared metrics)."""
+import numpy as np
+from kpca_suite.suites.claim import Claim, Fault, Grid, Paper, PerProfile, Tolerance
+from kpca_suite.suites.judging import SlopeInBand
+
+PAPER = Paper(key="{key}", citation="{citation}", errata="- none known")
+
+def mean(rng, n):
+    return rng.standard_normal(n).mean()
+
+def stuck(rng, n):
+    return rng.standard_normal(min(n, 8)).mean()
+
+def experiment(cell, estimators):
+    return {{"sq": float(estimators[cell.method](cell.rng(), cell.n) ** 2)}}
+
+CLAIMS = [Claim(
+    id="{key}.mean-rate", source="Oy 2030, Thm 1", statement="the mean's squared error falls like 1/n",
+    prediction="slope -1", data="standard normal draws", metric="squared error",
+    estimators={{"mean": mean}}, experiment=experiment,
+    grid=PerProfile.same(Grid(sizes=(16, 64, 256, 1024, 4096), seeds=20)),
+    judge=SlopeInBand("sq", (-1.3, -0.7), label="mean", ylabel="squared error"),
+    tolerance=Tolerance("slope CI inside [-1.3, -0.7]", "20 seeds: CI half-width about 0.15"),
+    faults=(Fault("stuck", "8 draws whatever n", {{"mean": stuck}}),))]
+'''
+
+
+def mean_rate_paper(key: str, citation: str) -> str:
+    """The source of a plug-in paper ``key`` with one claim, ``<key>.mean-rate`` (a mean's
+    squared error falls like 1/n; its fault ``stuck`` uses 8 draws whatever n)."""
+    return _MEAN_RATE.format(key=key, citation=citation)

@@ -19,39 +19,12 @@ import pytest
 from kpca_suite.suites import cli, registry
 from kpca_suite.suites.benchmarks.bench_claims import rate_claims
 from kpca_suite.suites.catalogue import markdown
-from tests.paper_package import CLI, ship_paper, subprocess_env
+from tests.paper_package import CLI, mean_rate_paper, ship_paper, subprocess_env
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 300  # seconds for any one subprocess
 
-PLUG_IN = '''"""A plug-in's paper: a mean's squared error falls like 1/n. No declared metrics."""
-from kpca_suite.suites.claim import Claim, Fault, Grid, Paper, PerProfile, Tolerance
-from kpca_suite.suites.judging import SlopeInBand
-
-PAPER = Paper(key="plug7", citation="P. Lug (2031), a plug-in paper.", errata="- none known")
-
-
-def mean(rng, n):
-    return rng.standard_normal(n).mean()
-
-
-def stuck(rng, n):
-    return rng.standard_normal(min(n, 8)).mean()
-
-
-def experiment(cell, estimators):
-    return {"sq": float(estimators[cell.method](cell.rng(), cell.n) ** 2)}
-
-
-CLAIMS = [Claim(
-    id="plug7.mean-rate", source="Lug 2031, Thm 1", statement="the mean's squared error falls like 1/n",
-    prediction="slope -1", data="standard normal draws", metric="squared error",
-    estimators={"mean": mean}, experiment=experiment,
-    grid=PerProfile.same(Grid(sizes=(16, 64, 256, 1024, 4096), seeds=20)),
-    judge=SlopeInBand("sq", (-1.3, -0.7), label="mean", ylabel="squared error"),
-    tolerance=Tolerance("slope CI inside [-1.3, -0.7]", "20 seeds: CI half-width about 0.15"),
-    faults=(Fault("stuck", "8 draws whatever n", {"mean": stuck}),))]
-'''
+PLUG_IN = mean_rate_paper("plug7", "P. Lug (2031), a plug-in paper.")
 
 BROKEN = '"""A plug-in whose dependency is not installed."""\nimport kpca_suite_no_such_dependency\n'
 MISSING = "ModuleNotFoundError: No module named 'kpca_suite_no_such_dependency'"

@@ -16,36 +16,12 @@ import pytest
 
 from kpca_suite.suites import cli, registry
 from kpca_suite.suites.catalogue import markdown
+from tests.paper_package import mean_rate_paper
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGUE = ROOT / "suites" / "papers" / "CATALOGUE.md"
 
-PAPER_FILE = '''
-"""A toy sixth paper, shipped by a research group's own package."""
-import numpy as np
-from kpca_suite.suites.claim import Claim, Fault, Grid, Paper, PerProfile, Tolerance
-from kpca_suite.suites.judging import SlopeInBand
-
-PAPER = Paper(key="toy6", citation="T. Oy (2030), a sixth paper.", errata="- none known")
-
-def mean(rng, n):
-    return rng.standard_normal(n).mean()
-
-def stuck(rng, n):
-    return rng.standard_normal(min(n, 8)).mean()
-
-def experiment(cell, estimators):
-    return {"sq": float(estimators[cell.method](cell.rng(), cell.n) ** 2)}
-
-CLAIMS = [Claim(
-    id="toy6.mean-rate", source="Oy 2030, Thm 1", statement="the mean's squared error falls like 1/n",
-    prediction="slope -1", data="standard normal draws", metric="squared error",
-    estimators={"mean": mean}, experiment=experiment,
-    grid=PerProfile.same(Grid(sizes=(16, 64, 256, 1024, 4096), seeds=20)),
-    judge=SlopeInBand("sq", (-1.3, -0.7), label="mean", ylabel="squared error"),
-    tolerance=Tolerance("slope CI inside [-1.3, -0.7]", "20 seeds: CI half-width about 0.15"),
-    faults=(Fault("stuck", "8 draws whatever n", {"mean": stuck}),))]
-'''
+PAPER_FILE = mean_rate_paper("toy6", "T. Oy (2030), a sixth paper.")
 
 
 @pytest.fixture
