@@ -8,7 +8,9 @@ A paper package declares ``RESULTS``, a sequence of :class:`Stated`, beside its
 catalogue includes it. Every statement is in exactly one state:
 
 ``checked``         ``claims`` names the claim(s) that check it and ``how`` says how (one of
-                    :data:`HOW`, with detail after a colon);
+                    :data:`HOW`, with detail after a colon; ``cost`` is judged on counts that do
+                    not depend on the machine's load: memory traced by tracemalloc, operations
+                    counted from the shapes the code uses, never seconds);
 ``out of reach``    ``reason`` says why no measurement can check it (one of :data:`REASONS`,
                     with the numbers: the n where a bound stops being vacuous, ...);
 ``not yet checked`` ``gap`` says what a claim would measure: a debt, counted and shown.
@@ -25,7 +27,7 @@ KINDS = ("theorem", "lemma", "proposition", "corollary", "remark", "equation", "
          "contribution", "algorithm", "assumption", "definition", "example")
 
 #: How a claim checks a statement (the word before any colon in ``how``).
-HOW = ("rate", "bound", "probable bound", "identity", "reproduction", "ordering", "qualitative", "erratum")
+HOW = ("rate", "bound", "probable bound", "identity", "reproduction", "ordering", "qualitative", "erratum", "cost")
 
 #: Why a statement is out of reach (the word before any colon in ``reason``).
 REASONS = ("vacuous", "proof step", "quoted", "no data", "definition", "not measurable", "beyond a machine")
