@@ -45,6 +45,29 @@ def test_nystrom_with_all_columns_is_full_krr(sampling):
     assert_allclose(ny.predict(Xt), full.predict(Xt), rtol=1e-7, atol=1e-9)
 
 
+@pytest.mark.parametrize("sampling", ["uniform", "random"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_nystrom_columns_in_a_given_order_are_not_chosen_by_round_off(sampling, seed):
+    """K near rank 50 (Gaussian, gamma = 200 on U[0, 1]) and 346 candidate columns, most
+    numerically in the span of the others. K - L is PSD, so |K - L|_ij <= max_i (K - L)_ii:
+    every entry of G G^T within round-off of that bound, which is of the order of the smallest
+    pivot kept (>= tol max K_ii; measured up to 2.6 tol over these six fits and both tols), and a
+    smaller tolerance never keeps fewer columns. Taken strictly in the given order, the
+    default tol = 1e-12 let round-off pick a column (seed 1: max |G G^T - K| = 6.5, 36 kept
+    where tol = 1e-9 keeps 51)."""
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(size=(2048, 1))
+    y = np.sin(6 * X[:, 0]) + 0.1 * rng.standard_normal(2048)
+    kernel = Kernel("gaussian", gamma=200.0)
+    K = kernel.block(X)
+    fits = {tol: NystromKRR(kernel, 1e-6, 346, sampling=sampling, tol=tol, random_state=seed).fit(X, y)
+            for tol in (1e-12, 1e-9)}
+    for tol, est in fits.items():
+        D = K - est.features_ @ est.features_.T
+        assert np.abs(D).max() <= np.diag(D).max() + 10 * (tol + est.rank_ * np.finfo(float).eps)
+    assert fits[1e-12].rank_ >= fits[1e-9].rank_
+
+
 @pytest.mark.parametrize("sampling", ["uniform", "random", "pivot", "leverage"])
 def test_nystrom_section_44_identities(sampling):
     """G G^T = C W^+ C^T (Eq. (4)); Phi w = L (L + n lambda)^{-1} y = C (C^T C + n lambda W)^{-1} C^T y;
