@@ -129,6 +129,27 @@ def test_gaussian_diagonal_exactly_one_despite_roundoff():
     assert_allclose(np.diag(K), 1.0, rtol=0, atol=1e-9)
 
 
+@pytest.mark.parametrize("name", ["gaussian", "cauchy"])
+@pytest.mark.parametrize("shift", [0.0, 1e4, 1e6])
+def test_squared_distance_kernels_are_accurate_far_from_the_origin(name, shift):
+    """The kernels are translation invariant, and so is their block: 300 points of spread
+    1e-3 at gamma = 1e4, shifted by up to 1e6 (metres, timestamps), against the block from
+    the differences x - y themselves (exact for nearby floats). The error is round-off of the
+    distance about a point of the data, eps (1 + gamma diam^2), a few eps here; expanded
+    about the origin it is eps gamma ||x||^2 (shift 1e6: a diagonal of 3.3e-9, not 1)."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 2)) * 1e-3 + shift
+    Y = X[::7]
+    kernel = Kernel(name, gamma=1e4)
+    d2 = ((X[:, None, :] - Y[None, :, :]) ** 2).sum(axis=2)
+    reference = np.exp(-kernel.gamma * d2) if name == "gaussian" else 1.0 / (1.0 + kernel.gamma * d2)
+    diam2 = d2.max()
+    bound = 16 * np.finfo(float).eps * (1 + kernel.gamma * diam2)
+    assert np.abs(kernel.block(X, Y) - reference).max() <= bound
+    assert np.abs(kernel.block(X)[::7] - kernel.block(Y, X)).max() <= bound
+    assert np.abs(np.diag(kernel.block(X)) - 1.0).max() <= bound
+
+
 def test_sup_diag():
     X = _data(10, 3, seed=8)
     assert Kernel("gaussian").sup_diag() == 1.0
