@@ -28,9 +28,9 @@ from .claim import PROFILES, Verdict, fault_name_of
 from .files import write_text
 from .pipeline import record_identities
 from .runner import UndeclaredMetric
-from .store import StoreError
+from .arguments import positive_int
+from .store import STORE_NAME, StoreError
 
-STORE_NAME = "results.sqlite"
 
 
 class UsageError(Exception):
@@ -103,8 +103,7 @@ def _writing_outputs(out: Path):
 
 
 def _positive_jobs(jobs):
-    if jobs is not None and jobs < 1:
-        raise UsageError(f"--jobs must be a positive integer, got {jobs}")
+    _positive("--jobs", jobs)
 
 
 def _verdict_line(v: Verdict, expect=None) -> str:
@@ -329,8 +328,11 @@ def cmd_run(args) -> int:
 
 
 def _positive(option: str, value) -> None:
-    if value is not None and value < 1:
-        raise UsageError(f"{option} must be a positive integer, got {value}")
+    """The rule of :func:`suites.arguments.positive_int` (the Python API's), as a usage error."""
+    try:
+        positive_int(option, value)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
 
 
 def _planted(claims, args) -> tuple:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import html
 import importlib
 import math
-import numbers
 import os
 import re
 import sys
@@ -29,6 +28,8 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from .adapters import ADAPTERS
+from .arguments import names, positive_int, results_store, text
+from .arguments import profile as check_profile
 from .claim import Verdict
 from .files import write_text
 from .report import STATUS_MARK
@@ -244,13 +245,6 @@ class Verdicts(dict):
         self.skipped = dict(skipped or {})
 
 
-def positive_int(name: str, value) -> None:
-    """ValueError naming ``name`` unless ``value`` is None or an int >= 1 (bool, NaN, inf,
-    floats and strings of digits refused): the rule of the CLI's options, for the Python API."""
-    if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1):
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-
-
 def check(estimator, claims=None, profile: str = "ci", *, name: Optional[str] = None, store=None,
           jobs: Optional[int] = 1, executor=None, exact_max_n: Optional[int] = None) -> Verdicts:
     """Run claims with ``estimator`` in place of their own and return their verdicts.
@@ -300,12 +294,16 @@ def check(estimator, claims=None, profile: str = "ci", *, name: Optional[str] = 
 
     positive_int("exact_max_n", exact_max_n)
     positive_int("jobs", jobs)
+    claims = names("claims", claims)
+    profile = check_profile("profile", profile)
+    text("name", name)
     if isinstance(estimator, str):
         est = resolve(estimator)
-    else:
+    elif callable(estimator):
         est = user_estimator(name or getattr(estimator, "__name__", "estimator"), estimator)
-    if isinstance(claims, str):
-        claims = [claims]
+    else:
+        raise ValueError(f"estimator must be a role factory (a callable) or a built-in adapter's name, "
+                         f"got {estimator!r}")
     try:
         chosen = registry.select(list(claims) if claims else None)
     except KeyError as e:
@@ -326,7 +324,12 @@ def check(estimator, claims=None, profile: str = "ci", *, name: Optional[str] = 
             runnable.append(variant(claim, est))
         else:
             skipped[claim.id] = why
-    ev = evaluate(runnable, profile, store, executor, jobs=jobs) if runnable else None
+    opened = results_store("store", store)
+    try:
+        ev = evaluate(runnable, profile, opened, executor, jobs=jobs) if runnable else None
+    finally:
+        if opened is not store:
+            opened.close()
     for cid, v in (ev.verdicts.items() if ev is not None else ()):
         if v.status == "n/a":
             skipped[cid.split("[", 1)[0]] = v.summary

@@ -39,7 +39,7 @@ from .fingerprint import _HARNESS, _SUITE, Identity, _identity, cached_walk, ide
 
 #: The modules of ``kpca_suite.suites`` that declare, run, judge, store or show cells, and
 #: compute none of their numbers; every other module of the suite a claim reaches is hashed.
-HARNESS = ("allocator", "benchmarks", "catalogue", "claim", "cli", "conformance", "coverage", "faults", "files",
+HARNESS = ("allocator", "arguments", "benchmarks", "catalogue", "claim", "cli", "conformance", "coverage", "faults", "files",
            "fingerprint", "identity", "judging", "machine", "perf", "pipeline", "plan", "plots", "registry", "report",
            "report_html", "report_model", "runner", "store", "testing")
 

@@ -34,7 +34,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from .claim import Verdict
+from .arguments import positive_int
+from .arguments import profile as check_profile
+from .claim import Claim, Verdict
 from .identity import recomputed, remember, stale_cells, stale_summary
 from .judging import cellwise_rule, interim_look, takes_looks
 from .runner import run_sweep
@@ -178,6 +180,13 @@ def evaluate(claims, profile: str, store=None, executor=None, *, jobs: Optional[
         (a planted fault's run on its fault's cells: :func:`suites.faults.keep_faults`).
     """
     claims = list(claims)
+    not_claims = [c for c in claims if not isinstance(c, Claim)]
+    if not_claims:
+        raise ValueError(f"claims must be Claim objects (registry.select gives them by id), got {not_claims[0]!r}")
+    check_profile("profile", profile)
+    positive_int("jobs", jobs)
+    if store is not None and not callable(getattr(store, "done_keys", None)):
+        raise ValueError(f"store must be None or a results store (ResultStore, MemoryStore), got {store!r}")
     store = MemoryStore() if store is None else store
     out = Evaluation()
     sweeps = {c.id: _sweep_of(c, profile, options, keep) for c in claims}

@@ -125,6 +125,10 @@ def ledger_link(secret: str, previous: str, seq: int, action: str, key: str, dig
     return hmac.new(secret.encode(), text.encode(), hashlib.sha256).hexdigest()[:32]
 
 
+#: The file a results folder keeps its cells in (``--out DIR``: ``DIR/results.sqlite``).
+STORE_NAME = "results.sqlite"
+
+
 class StoreError(ValueError):
     """The results store cannot be opened or written; the message names the
     file (and the key, for a duplicate cell)."""

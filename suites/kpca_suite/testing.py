@@ -41,8 +41,9 @@ from typing import Callable, Mapping, Optional, Union
 import pytest
 
 from .suites import registry
-from .suites.conformance import (NothingChecked, applicability, check, check_up_front, positive_int, resolve,
-                                 user_estimator)
+from .suites.arguments import names, positive_int
+from .suites.arguments import profile as check_profile
+from .suites.conformance import NothingChecked, applicability, check, check_up_front, resolve, user_estimator
 from .suites.roles import FactoryRaised, NotOfRole, Unsupported
 
 __all__ = ["parametrize_with_claims", "ClaimDidNotHold", "ClaimCase", "expectations_from_toml"]
@@ -182,11 +183,9 @@ def parametrize_with_claims(factories, claims=None, profile: str = "ci", *,
     exact_max_n : int, optional
         As :func:`kpca_suite.suites.check`'s.
     """
-    if profile not in ("ci", "quick", "full"):
-        raise ValueError(f"profile must be 'ci', 'quick' or 'full', got {profile!r}")
+    check_profile("profile", profile)
     positive_int("exact_max_n", exact_max_n)
-    if isinstance(claims, str):
-        claims = [claims]
+    claims = names("claims", claims)
     try:
         registry.select(list(claims) if claims else None)
     except KeyError as e:
