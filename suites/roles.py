@@ -188,6 +188,8 @@ def check_declaration(values: dict, where: str) -> dict:
             roles = tuple(roles)
         except TypeError:
             raise EstimatorError(f"{where}: roles must be role names or None, got {roles!r}") from None
+        if not all(isinstance(r, str) for r in roles):
+            raise EstimatorError(f"{where}: roles must be role names (strings) or None, got {roles!r}")
         unknown = [r for r in roles if r not in ROLES]
         if unknown or not roles:
             raise EstimatorError(f"{where}: roles must be a non-empty selection of {tuple(ROLES)}, got {roles!r}")
@@ -408,6 +410,15 @@ class EstimatorRaised(EstimatorDefect):
     that did not crash."""
 
 
+#: The slack of the score-norm check (:class:`Checked`) for feature maps that approximate phi:
+#: random Fourier features with phases have ||z(x)||^2 = (2/m) sum_j cos^2(w_j^T x + b_j) <= 2 =
+#: 2 k(x, x) (cos/sin pairs: exactly 1); a Nystrom or exact projection stays within 1. Measured on
+#: the 20 kpca-projection and streaming-kpca variants of tests/variants/ (Gaussian gamma 0.5 and 5,
+#: Laplacian, linear; m = 16, 64, 256; 3 seeds; training and 2x-spread new points): the largest
+#: ||scores(x)||^2 / (sqrt k(x, x) + sqrt kappa)^2 is 0.484 (exact-arpack), a quarter of the limit;
+#: scores scaled by m/2 reach (m/2) times the captured share, 2.4 at m = 16 and about 40 at m = 256.
+SCORE_NORM_SLACK = 2.0
+
 #: The machine epsilon of float64: what an output of integers or float64 is judged at.
 EPS64 = float(np.finfo(np.float64).eps)
 EPS32 = float(np.finfo(np.float32).eps)
@@ -432,10 +443,19 @@ class Checked:
     of the estimator's own (but :class:`Unsupported`) raises :class:`EstimatorRaised`.
     ``eps_`` is the largest machine epsilon of the outputs read so far (float32 output:
     1.19e-7), for the claims whose thresholds follow the implementation's precision.
-    Every other attribute is the estimator's own."""
+    Every other attribute is the estimator's own.
 
-    def __init__(self, est, claim: str, n_components: Optional[int]):
+    Given the ``kernel`` of a projection role (kpca-projection, streaming-kpca), the
+    scores are also checked to be coordinates in an orthonormal basis, which cannot
+    lengthen a vector: ||scores(x)||^2 <= ||phi(x) - c||^2 <= (sqrt(k(x, x)) +
+    sqrt(kappa))^2, kappa = max k(x_i, x_i) over the rows fitted (c = 0 uncentred, or the
+    mean of the fitted rows' features), times :data:`SCORE_NORM_SLACK` for a feature map
+    that only approximates phi, with a relative eps_ for round-off. Scores scaled by m/2
+    (random features left unnormalised) exceed it a hundredfold at m = 256."""
+
+    def __init__(self, est, claim: str, n_components: Optional[int], kernel=None):
         self._est, self._claim, self._k = est, claim, n_components
+        self._kernel, self._kappa = kernel, 0.0
         self.eps_ = EPS64
 
     def __getattr__(self, name):
@@ -450,12 +470,20 @@ class Checked:
         except Exception as e:  # noqa: BLE001 - the implementation under test crashed on a valid cell
             raise EstimatorRaised(f"{self._claim}: the estimator's {method} raised {type(e).__name__}: {e}") from e
 
+    def _saw_rows(self, X) -> None:
+        """Note kappa, the largest k(x, x) over the rows fitted (for the score-norm check)."""
+        if self._kernel is not None and len(X):
+            self._kappa = max(self._kappa, float(np.max(self._kernel.diag(np.asarray(X, dtype=np.float64)))))
+
     def fit(self, X, *args, **kw):
         self._call("fit", X, *args, **kw)
+        self._kappa = 0.0
+        self._saw_rows(X)
         return self
 
     def partial_fit(self, X, *args, **kw):
         self._call("partial_fit", X, *args, **kw)
+        self._saw_rows(X)
         return self
 
     def merge(self, other):
@@ -463,7 +491,7 @@ class Checked:
         return Checked(self._call("merge", other._est if isinstance(other, Checked) else other), self._claim, self._k)
 
     def transform(self, X):
-        return self.checked(self._call("transform", X), len(X), "transform")
+        return self.scores_checked(self.checked(self._call("transform", X), len(X), "transform"), X, "transform")
 
     def predict(self, X):
         """The estimator's predictions as an (n, outputs) array (1-D ones as a column), checked."""
@@ -472,8 +500,28 @@ class Checked:
 
     def fit_transform(self, X):
         if callable(getattr(self._est, "fit_transform", None)):
-            return self.checked(self._call("fit_transform", X), len(X), "fit_transform")
+            Z = self.checked(self._call("fit_transform", X), len(X), "fit_transform")
+            self._kappa = 0.0
+            self._saw_rows(X)
+            return self.scores_checked(Z, X, "fit_transform")
         return self.fit(X).transform(X)
+
+    def scores_checked(self, Z, X, method: str) -> np.ndarray:
+        """``Z`` unless some row is longer than an orthonormal basis allows (class
+        docstring): then :class:`EstimatorDefect` naming the worst row's ratio."""
+        if self._kernel is None or not self._kappa or not len(Z):
+            return Z
+        k_xx = np.asarray(self._kernel.diag(np.asarray(X, dtype=np.float64)), dtype=np.float64)
+        bound = SCORE_NORM_SLACK * (np.sqrt(k_xx) + np.sqrt(self._kappa)) ** 2 * (1 + 64 * self.eps_)
+        ratio = np.einsum("ij,ij->i", Z, Z) / bound
+        worst = int(np.argmax(ratio))
+        if ratio[worst] > 1.0:
+            raise EstimatorDefect(
+                f"{self._claim}: the estimator's {method} returned scores of squared norm {ratio[worst] * bound[worst]:.3g} "
+                f"at row {worst}, {ratio[worst]:.3g} times what coordinates in an orthonormal basis allow "
+                f"({SCORE_NORM_SLACK:g} (sqrt k(x, x) + sqrt max k(x_i, x_i))^2 = {bound[worst]:.3g}): scaled scores "
+                f"(unnormalised features? whitened?)")
+        return Z
 
     def saw(self, dtype) -> None:
         """Note the dtype of an output read (:attr:`eps_`)."""
@@ -571,5 +619,6 @@ def build(factory: Callable, role: str, cell, in_sample: bool = False, **setting
         raise
     except Exception as e:  # noqa: BLE001 - the implementation under test crashed on a valid cell
         raise EstimatorRaised(f"{cell.claim}: the estimator's factory raised {type(e).__name__}: {e}") from e
+    kernel = settings.get("kernel") if role in ("kpca-projection", "streaming-kpca") else None
     return Checked(check_conforms(made, role, cell.claim, in_sample=in_sample), cell.claim,
-                   settings.get("n_components"))
+                   settings.get("n_components"), kernel if callable(getattr(kernel, "diag", None)) else None)

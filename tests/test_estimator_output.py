@@ -130,3 +130,32 @@ def test_a_refusal_or_defect_in_a_cell_without_n_names_its_seed_alone():
     assert judge_claim(claim, [], None, "ci", refusals=[refused])[0].summary == "unsupported: k > d (refused at seed 2)"
     defect = CellError(CLAIM, Cell.make(CLAIM, "m", 400, 1), "EstimatorDefect: NaN", "")
     assert "first at n = 400, seed 1: NaN" in judge_claim(claim, [], None, "ci", defects=[defect])[0].summary
+
+
+class _ScaledScores:
+    """Random-features PCA whose features were left unnormalised: its scores are m/2 times
+    too large in variance (sqrt(m/2) in norm), the bug a package's RF-PCA was found with."""
+
+    def __init__(self, n_components, budget, kernel, random_state):
+        from kpca_suite.methods import RFERM
+        self.inner, self.scale = RFERM(n_components, budget, kernel, random_state=random_state), np.sqrt(budget / 2)
+
+    def fit(self, X):
+        self.inner.fit(X)
+        return self
+
+    def transform(self, X):
+        return self.inner.transform(X) * self.scale
+
+
+def scaled_scores_rf_pca(n_components, budget, kernel, random_state):
+    return _ScaledScores(n_components, budget, kernel, random_state)
+
+
+def test_scores_that_are_no_coordinates_in_an_orthonormal_basis_fail_a_projection_claim():
+    """ullah18.rate-erm-centred reads only the span of the scores, so a scale held it; the role
+    boundary now bounds each score's norm by what an orthonormal basis allows."""
+    verdict = check(scaled_scores_rf_pca, claims=["ullah18.rate-erm-centred"], profile="ci")["ullah18.rate-erm-centred"]
+    assert verdict.status == "fails"
+    assert "times what coordinates in an orthonormal basis allow" in verdict.summary
+    assert check("ours-rf-erm", claims=["ullah18.rate-erm"], profile="ci")["ullah18.rate-erm"].status == "holds"
