@@ -239,6 +239,8 @@ def cmd_run(args) -> int:
     _positive_jobs(args.jobs)
     options = {}
     if args.data is not None:
+        if not args.data.strip():
+            raise UsageError("--data: the path is empty")
         data = Path(args.data)
         if not data.exists():
             raise UsageError(f"--data {data}: no such file")
@@ -530,6 +532,8 @@ def _verify(store, names) -> int:
     """``report --verify [NAME ...]``: the ledger and the rows of the named claims or papers
     (all by default) checked; 0 when they match, 2 (a usage error naming the problem) when not."""
     claims = None
+    if any(not n.strip() for n in names or ()):
+        raise UsageError("--verify: an empty claim or paper name was given")
     if names:
         stored = store.claims()
 

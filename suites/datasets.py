@@ -45,9 +45,15 @@ def load_user_data(path, digit=None):
     distinct rows (after the ``digit`` selection), for which kernel PCA and the
     median-heuristic bandwidth are undefined.
     """
+    if not str(path).strip():
+        raise ValueError("data file: the path is empty")
     path = Path(path)
-    if not path.is_file():
+    if path.is_dir():
+        raise ValueError(f"data file {str(path)!r} is a directory, not a .npz or .csv file")
+    if not path.exists():
         raise ValueError(f"data file {str(path)!r} does not exist")
+    if not path.is_file():
+        raise ValueError(f"data file {str(path)!r} is not a regular file (a device or a pipe), not a .npz or .csv file")
     if path.stat().st_size == 0:
         raise ValueError(f"data file {str(path)!r} is empty")
     suffix = path.suffix.lower()

@@ -542,6 +542,8 @@ class Checked:
         if Z.shape[0] != rows:
             hint = " (transposed?)" if Z.shape[1] == rows else ""
             raise EstimatorDefect(f"{where} returned {Z.shape[0]} rows for {rows} input rows{hint}")
+        if Z.shape[1] == 0 and rows:
+            raise EstimatorDefect(f"{where} returned an array of shape {Z.shape}: no columns")
         if self._k is not None and Z.shape[1] > self._k:
             raise EstimatorDefect(f"{where} returned {Z.shape[1]} columns; the claim asked for "
                                   f"n_components = {self._k}")

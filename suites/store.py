@@ -129,6 +129,22 @@ def ledger_link(secret: str, previous: str, seq: int, action: str, key: str, dig
 STORE_NAME = "results.sqlite"
 
 
+def _file_size_limit() -> Optional[int]:
+    """The process's file-size limit in bytes (``ulimit -f``), None when there is none."""
+    import resource
+    soft = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    return None if soft == resource.RLIM_INFINITY else int(soft)
+
+
+def _why(e: Exception) -> str:
+    """An SQLite error in words; an I/O error under a file-size limit says so: SQLite reports
+    the refused write (EFBIG) as "disk I/O error", which reads as a corrupt file."""
+    limit = _file_size_limit()
+    if limit is not None and any(w in str(e) for w in ("disk I/O error", "database or disk is full")):
+        return f"file too large: the file-size limit (ulimit -f) is {limit} bytes ({e})"
+    return str(e)
+
+
 class StoreError(ValueError):
     """The results store cannot be opened or written; the message names the
     file (and the key, for a duplicate cell)."""
@@ -397,7 +413,7 @@ class ResultStore:
             conn = sqlite3.connect(self.path, timeout=timeout)
             _pragmas(conn)
         except sqlite3.Error as e:  # a read-only file or directory, a full disk
-            raise StoreError(f"cannot open results store {self.path} for writing: {e}; "
+            raise StoreError(f"cannot open results store {self.path} for writing: {_why(e)}; "
                              "the file was left untouched") from None
         return conn
 
@@ -413,6 +429,8 @@ class ResultStore:
                 app_id = ro.execute("PRAGMA application_id").fetchone()[0]
                 tables = {r[0] for r in ro.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             except sqlite3.DatabaseError as e:
+                if _why(e) != str(e):
+                    self._fail(f"cannot be read: {_why(e)}")
                 self._fail(f"is not a readable SQLite database ({e}): corrupt or truncated")
             if app_id != APPLICATION_ID or "meta" not in tables:
                 self._fail("is an SQLite database but not a kpca-suite results store "
@@ -626,7 +644,7 @@ class ResultStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(self.path, timeout=timeout)
         except (OSError, sqlite3.Error) as e:
-            raise StoreError(f"cannot create results store {self.path}: {e}") from None
+            raise StoreError(f"cannot create results store {self.path}: {_why(e)}") from None
         try:
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             _pragmas(conn)
@@ -643,7 +661,7 @@ class ResultStore:
             self._ledger = {"secret": secret, "size": 0, "head": "", "counts": {}}
         except sqlite3.Error as e:
             conn.close()
-            raise StoreError(f"cannot create results store {self.path}: {e}") from None
+            raise StoreError(f"cannot create results store {self.path}: {_why(e)}") from None
         return conn
 
     # -- access ------------------------------------------------------------------
@@ -695,7 +713,7 @@ class ResultStore:
                              "(a duplicate cell is a runner or claim bug)") from None
         except sqlite3.Error as e:
             self._pending = None
-            raise StoreError(f"cannot write results store {self.path}: {e}") from None
+            raise StoreError(f"cannot write results store {self.path}: {_why(e)}") from None
         self._committed()
 
     def results(self, claim: str) -> list:
@@ -783,7 +801,7 @@ class ResultStore:
                 self._append(entries)
         except sqlite3.Error as e:
             self._pending = None
-            raise StoreError(f"cannot write results store {self.path}: {e}") from None
+            raise StoreError(f"cannot write results store {self.path}: {_why(e)}") from None
         self._committed()
         return len(entries)
 
@@ -812,7 +830,7 @@ class ResultStore:
                 self._append(entries)
         except sqlite3.Error as e:
             self._pending = None
-            raise StoreError(f"cannot write results store {self.path}: {e}") from None
+            raise StoreError(f"cannot write results store {self.path}: {_why(e)}") from None
         self._committed()
         return len(moved)
 
@@ -845,7 +863,7 @@ class ResultStore:
             with self.conn:
                 self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, str(value)))
         except sqlite3.Error as e:
-            raise StoreError(f"cannot write results store {self.path}: {e}") from None
+            raise StoreError(f"cannot write results store {self.path}: {_why(e)}") from None
 
     def close(self) -> None:
         if self._conn is not None:

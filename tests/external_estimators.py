@@ -119,6 +119,8 @@ class _SpoiltOutput(PlainRFF):
             Z = Z[:, 0]
         elif self.how == "complex":
             Z = Z.astype(complex)
+        elif self.how == "empty":
+            Z = Z[:, :0]
         return Z
 
 
@@ -142,6 +144,7 @@ def spoilt(how):
 
 spoilt_nan, spoilt_inf, spoilt_transposed = Spoilt("nan"), Spoilt("inf"), Spoilt("transposed")
 spoilt_short, spoilt_1D, spoilt_complex = Spoilt("short"), Spoilt("1-D"), Spoilt("complex")
+spoilt_empty = Spoilt("empty")
 
 
 class _CollapsedStreaming(PlainRFF):

@@ -30,6 +30,7 @@ DEFECTS = {
     "short": "returned 39 rows for 40 input rows",
     "1-D": "returned a 1-D array of shape (40,)",
     "complex": "returned an array of dtype complex128, not of real numbers",
+    "empty": "returned an array of shape (40, 0): no columns",
 }
 
 
