@@ -400,8 +400,46 @@ def _run_on(executor, todo, record, trace_memory: bool, refused: set) -> None:
         raise
 
 
-DIED = ("the worker process died while running this cell (killed by the system: out of memory?); "
-        "the other cells went on")
+DIED = "the worker process died while running this cell ({how}); the other cells went on"
+
+
+def death(exitcodes) -> str:
+    """How a pool's worker died, from the exit codes of its processes (the others are
+    terminated, -SIGTERM, when the pool breaks): a signal named, with its usual cause."""
+    import signal
+    causes = {signal.SIGKILL: "killed by SIGKILL: by the system, out of memory?",
+              signal.SIGSEGV: "a segmentation fault (SIGSEGV) in native code",
+              signal.SIGABRT: "aborted (SIGABRT) by native code, e.g. an OpenMP runtime used across fork()",
+              signal.SIGBUS: "a bus error (SIGBUS): a memory-mapped file truncated, or out of shared memory"}
+    for code in exitcodes:
+        if code is None or code == -signal.SIGTERM or code == 0:
+            continue
+        if code < 0:
+            try:
+                sig = signal.Signals(-code)
+            except ValueError:
+                return f"killed by signal {-code}"
+            return causes.get(sig, f"killed by {sig.name}")
+        return f"it exited with status {code}"
+    return "killed by the system: out of memory?"
+
+
+def pool_context():
+    """The start method of the cell pools: fork (the workers inherit everything loaded),
+    unless this process has already launched Numba's OpenMP threading layer (a serial run,
+    ``jobs=1``, before): GNU OpenMP cannot be used in a forked child, which aborts, so the
+    workers then start from a fresh forkserver."""
+    import multiprocessing
+
+    import numba
+    try:
+        layer = numba.threading_layer()
+    except ValueError:  # no parallel region run in this process yet
+        layer = None
+    method = "forkserver" if layer == "omp" else "fork"
+    if method not in multiprocessing.get_all_start_methods():
+        method = multiprocessing.get_start_method()
+    return multiprocessing.get_context(method)
 
 
 def _run_on_own_pools(todo, record, workers: int, trace_memory: bool, refused: set) -> None:
@@ -419,7 +457,8 @@ def _run_on_own_pools(todo, record, workers: int, trace_memory: bool, refused: s
         source = suspects if alone else queue
         window = 1 if alone else 2 * workers
         pool = ProcessPoolExecutor(max_workers=1 if alone else workers, initializer=worker_init,
-                                   initargs=(max(1, (os.cpu_count() or 1) // (1 if alone else workers)),))
+                                   initargs=(max(1, (os.cpu_count() or 1) // (1 if alone else workers)),),
+                                   mp_context=pool_context())
         inflight, broken, dead = {}, [], False
         try:
             while (source or inflight) and not broken:
@@ -452,10 +491,12 @@ def _run_on_own_pools(todo, record, workers: int, trace_memory: bool, refused: s
                 fut.cancel()
             raise
         finally:
+            processes = list((getattr(pool, "_processes", None) or {}).values())  # their exit codes, below
             pool.shutdown(wait=True, cancel_futures=True)
         if alone and broken:  # it broke a pool of its own: the culprit
             claim, cell = broken[0]
-            record(claim, cell, ("error", DIED, DIED + "\n", ""))
+            died = DIED.format(how=death(p.exitcode for p in processes))
+            record(claim, cell, ("error", died, died + "\n", ""))
         else:
             suspects.extend(broken)
 

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import io
 import math
+import os
+import subprocess
+import sys
+from pathlib import Path
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
@@ -14,6 +18,8 @@ from kpca_suite.suites.pipeline import evaluate
 from kpca_suite.suites.runner import MetricsError, Progress, execute_cell, run_sweep, validate_metrics
 from kpca_suite.suites.store import ResultStore
 from tests import toy_claim as toy
+
+ROOT = Path(__file__).resolve().parents[1]
 
 N_QUICK = len(toy.NS["quick"]) * toy.SEEDS["quick"]
 
@@ -166,8 +172,33 @@ def test_a_worker_killed_by_the_system_loses_its_cell_only(store):
     # replaced, the cells that were in flight rerun alone, the killer is recorded.
     out = run_sweep([toy.TOY_KILL, toy.TOY_RATE], "quick", store, jobs=2, progress=False)
     assert [(e.claim, e.cell.n, e.cell.seed) for e in out.errors] == [("toy.kill", 256, 1)]
-    assert "worker process died" in out.errors[0].error
+    assert "worker process died while running this cell (killed by SIGKILL: by the system, out of memory?)" \
+        in out.errors[0].error
     assert len(out["toy.kill"]) == N_QUICK - 1 and len(out["toy.rate"]) == N_QUICK
+
+
+SERIAL_THEN_POOL = """
+from kpca_suite.suites.pipeline import evaluate
+from tests import toy_claim as toy
+
+if __name__ == "__main__":
+    for jobs in (1, 2):
+        ev = evaluate([toy.TOY_THREADS], "ci", jobs=jobs)
+        print(jobs, ev.verdicts["toy.threads"].status, len(ev.errors), ev.executed)
+"""
+
+
+def test_a_pool_after_a_serial_run_in_one_process_survives_the_openmp_layer(tmp_path):
+    """A serial run (jobs=1) runs cells in this process and launches Numba's GNU OpenMP layer,
+    which a forked child cannot use (it aborts: every cell 'died'). Pools then start from a
+    forkserver, so jobs=2 after jobs=1 gives the same verdict."""
+    script = tmp_path / "serial_then_pool.py"
+    script.write_text(SERIAL_THEN_POOL)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600,
+                          cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split("\n")[:2] == ["1 holds 0 30", "2 holds 0 30"], done.stdout + done.stderr[-2000:]
+    assert "fork() called from a process already using GNU OpenMP" not in done.stderr
 
 
 def test_bad_arguments(store):

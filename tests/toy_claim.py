@@ -10,6 +10,8 @@ like a paper module (``PAPER``, ``CLAIMS``).
 ``toy.vague``  the same data, band [-0.5, -0.3] that the CI straddles -> inconclusive.
 ``toy.kill``   kills its own worker process (SIGKILL, as the out-of-memory killer
                does) for n = 256, seed 1, else like toy.rate. Run it in a process pool only.
+``toy.threads`` like toy.rate after one Laplacian kernel block, a jitted parallel region
+               (Numba's threading layer: GNU OpenMP here).
 """
 
 from __future__ import annotations
@@ -53,6 +55,12 @@ def kill(cell):
     return rate(cell)
 
 
+def threads(cell):
+    from kpca_suite.kernels import Kernel
+    Kernel("laplacian").block(np.random.default_rng(cell.seed).standard_normal((64, 3)))
+    return rate(cell)
+
+
 def experiment(cell, estimators):
     return {"err": estimators[cell.method](cell), "aux": float(cell.n)}
 
@@ -76,6 +84,7 @@ TOY_BOOM = _claim("toy.boom", (-0.6, -0.4), toy=boom)
 TOY_BAD = _claim("toy.bad", (-0.6, -0.4), run=bad_experiment)
 TOY_VAGUE = _claim("toy.vague", (-0.5, -0.3))
 TOY_KILL = _claim("toy.kill", (-0.6, -0.4), toy=kill)
+TOY_THREADS = _claim("toy.threads", (-0.6, -0.4), toy=threads)
 
 ALL = (TOY_RATE, TOY_FAIL, TOY_BOOM, TOY_BAD, TOY_VAGUE)
 CLAIMS = ALL
