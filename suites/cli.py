@@ -85,10 +85,20 @@ def _open_store(outdir: Path, create: bool, verify: bool = True):
     lock = DirectoryLock(outdir)
     try:
         lock.acquire()
-        return ResultStore(path, create=create, lock=lock, verify=verify)
+        store = ResultStore(path, create=create, lock=lock, verify=verify)
     except StoreError as e:
         lock.release()
         raise UsageError(str(e)) from None
+    unverified = store.unverified
+    if unverified:
+        if create:  # a command that writes
+            store.close()
+            raise UsageError(f"{path} was written before the ledger: its {unverified} row(s) are unverified, "
+                             f"and nothing is added to it until `kpca-suite report --adopt --out {outdir}` takes them "
+                             "in as they are now (or give another --out)")
+        _warn(f"{path}: {unverified} row(s) were written before the ledger and are UNVERIFIED (nothing shows "
+              f"they are what kpca-suite computed); `kpca-suite report --adopt --out {outdir}` takes them in as they are")
+    return store
 
 
 @contextlib.contextmanager
@@ -324,6 +334,8 @@ def cmd_run(args) -> int:
         code = _finish(list(ev.verdicts.values()), bool(ev.errors), expected)
         md, html_ = written["report"]
         print(f"report: {md} and {html_}")
+        print(f"ledger head {store.head} (keep it elsewhere: `kpca-suite report --verify --head {store.head[:16]} "
+              f"--out {out}` then shows the store was not cut or rewritten since)")
         return code
     finally:
         store.close()
@@ -515,10 +527,16 @@ def _rejudge(store, args, out):
 
 def cmd_report(args) -> int:
     out = Path(args.out)
+    if args.head is not None and not args.verify:
+        raise UsageError("--head is checked by --verify: give both")
+    if args.adopt and (args.verify or args.names):
+        raise UsageError("--adopt takes the whole store in: give it alone")
     store = _open_store(out, create=False, verify=not args.verify)  # opening verifies every row (module store)
     try:
+        if args.adopt:
+            return _adopt(store)
         if args.verify:
-            return _verify(store, args.names)
+            return _verify(store, args.names, args.head)
         ev, written, expected = _rejudge(store, args, out)
         code = _finish(list(ev.verdicts.values()), bool(ev.errors), expected)
         md, html_ = written["report"]
@@ -528,9 +546,25 @@ def cmd_report(args) -> int:
         store.close()
 
 
-def _verify(store, names) -> int:
-    """``report --verify [NAME ...]``: the ledger and the rows of the named claims or papers
-    (all by default) checked; 0 when they match, 2 (a usage error naming the problem) when not."""
+def _adopt(store) -> int:
+    """``report --adopt``: a store written before the ledger gets one, its rows taken in as
+    they are now (and named adopted by ``--verify`` ever after)."""
+    try:
+        adopted = store.adopt()
+    except StoreError as e:
+        raise UsageError(str(e)) from None
+    if not adopted:
+        print(f"{store.path} has a ledger already: nothing to adopt; ledger head {store.head}")
+        return 0
+    print(f"{store.path}: {adopted} row(s) written before the ledger adopted as they are now (they stay named "
+          f"adopted); ledger head {store.head}")
+    return 0
+
+
+def _verify(store, names, head=None) -> int:
+    """``report --verify [NAME ...] [--head HEAD]``: the ledger and the rows of the named
+    claims or papers (all by default) checked, against a head kept elsewhere when given;
+    0 when they match, 2 (a usage error naming the problem) when not."""
     claims = None
     if any(not n.strip() for n in names or ()):
         raise UsageError("--verify: an empty claim or paper name was given")
@@ -546,17 +580,19 @@ def _verify(store, names) -> int:
                                 if stored else " (it has none)"))
         claims = sorted({c for n in names for c in of(n)})
     try:
-        found = store.verify(claims)
+        found = store.verify(claims, head=head)
     except StoreError as e:
         raise UsageError(str(e)) from None
     what = f" of {', '.join(names)}" if names else ""
     if found["unverified"]:
         print(f"{store.path}: {found['unverified']} row(s){what} were written before the ledger was kept and are "
-              "NOT verified; the store's next write adopts them")
+              "NOT verified; `kpca-suite report --adopt` takes them in as they are")
         return 0
     adopted = (f", {found['adopted']} of them adopted from before the ledger (unverified until then)"
                if found["adopted"] else "")
-    print(f"{store.path}: {found['verified']} row(s){what} match the ledger{adopted}; ledger head {found['head']}")
+    since = "the current one" if not found["since"] else f"{found['since']} entries ago"
+    kept = "" if head is None else f"; it holds the head kept elsewhere ({since})"
+    print(f"{store.path}: {found['verified']} row(s){what} match the ledger{adopted}; ledger head {found['head']}{kept}")
     return 0
 
 
@@ -940,6 +976,12 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--verify", action="store_true",
                            help="only check the store's ledger and the rows of the named claims (all by default) "
                                 "and say how many match; exit 2 naming the first row or entry that does not")
+            p.add_argument("--head", metavar="HEAD", default=None,
+                           help="with --verify: a ledger head kept outside the store (`run` prints it); exit 2 "
+                                "unless the store's ledger still holds it (a cut or rewritten store does not)")
+            p.add_argument("--adopt", action="store_true",
+                           help="give a store written before the ledger one, its rows taken in as they are now; "
+                                "until then its rows are named unverified and nothing is added to it")
         p.set_defaults(func=func)
 
     p = sub.add_parser(

@@ -246,7 +246,8 @@ class Verdicts(dict):
 
 
 def check(estimator, claims=None, profile: str = "ci", *, name: Optional[str] = None, store=None,
-          jobs: Optional[int] = 1, executor=None, exact_max_n: Optional[int] = None) -> Verdicts:
+          jobs: Optional[int] = 1, executor=None, exact_max_n: Optional[int] = None,
+          head: Optional[str] = None) -> Verdicts:
     """Run claims with ``estimator`` in place of their own and return their verdicts.
 
     Parameters
@@ -264,6 +265,10 @@ def check(estimator, claims=None, profile: str = "ci", *, name: Optional[str] = 
         As for :func:`suites.pipeline.evaluate` (default: in memory, serial).
     exact_max_n : int, optional
         The largest n an exact implementation is run at (:func:`default_exact_max_n`).
+    head : str, optional
+        A ledger head kept outside ``store`` (``kpca-suite run`` prints one; ``store.head``
+        is the current one): the store is checked against it before anything runs, as
+        ``report --verify --head`` does, and a store cut or rewritten since is refused.
 
     Returns
     -------
@@ -324,8 +329,12 @@ def check(estimator, claims=None, profile: str = "ci", *, name: Optional[str] = 
             runnable.append(variant(claim, est))
         else:
             skipped[claim.id] = why
+    if head is not None and store is None:
+        raise ValueError("head is checked against a store: give store= too")
     opened = results_store("store", store)
     try:
+        if head is not None:
+            opened.verify(head=head)
         ev = evaluate(runnable, profile, opened, executor, jobs=jobs) if runnable else None
     finally:
         if opened is not store:

@@ -34,19 +34,25 @@ Integrity: the ledger
 Every change of ``results`` made through this class appends one ledger entry in the same
 transaction: ``add`` (a row stored; ``sum`` is HMAC-SHA256 of the whole row under the
 store's random ``secret``), ``set-aside`` and ``delete`` (a row removed on purpose), and
-``adopt`` (a row of a store written before the ledger, taken in as it was on the store's
-first write by this version). Each entry's ``link`` is the HMAC of the previous link and
+``adopt`` (a row of a store written before the ledger, taken in as it was by ``report
+--adopt``). Each entry's ``link`` is the HMAC of the previous link and
 the entry, and the meta keeps the last link, the number of entries and the rows per claim.
 Opening a store checks all of it, read-only: a row deleted, added or changed outside this
 class, a ledger entry deleted, changed, moved or cut off the end, a dropped ledger table,
 each is named, and the store is refused (``report --verify`` names it and exits 2).
 
-What it does not protect against: the secret lives in the store, so someone who edits the
-file with this code's help (recomputing the digests under its secret) can forge a
-consistent store. Keep the ledger head that ``report --verify`` prints to compare later, or
-a copy of the store, where that matters. A store written before the ledger (schema 1,
-whose rows carry plain SHA-256 checksums, which catch accidents only) is read as it is, and
-named as unverified; its rows are adopted on its first write.
+Threat model. Without an outside anchor the ledger detects any change, deletion, reordering
+or mixing of rows and entries that does not also rewrite the metadata (size, head, counts),
+and a downgrade to a store without a ledger: the file's header (``PRAGMA user_version`` =
+:data:`LEDGERED`) says it had one, so a dropped ledger is refused, never read as a store
+written before the ledger. What needs an anchor: a chain forged with the store's own secret
+(it lives in the store), a cut at the tail with the metadata set back, and a rewrite that
+resets the header too. ``run`` prints the ledger head; kept elsewhere (a CI artifact), it is
+checked by ``report --verify --head`` and ``check(..., head=)`` (:meth:`ResultStore.verify`):
+the store must still hold it. A store written before the ledger (schema 1, whose rows carry
+plain SHA-256 checksums, which catch accidents only) is read as it is, named unverified on
+every report, and not written to until ``report --adopt`` (:meth:`ResultStore.adopt`) takes
+its rows in as they are.
 """
 
 from __future__ import annotations
@@ -71,6 +77,9 @@ APP_NAME = "kpca-suite-results"
 #: ``PRAGMA application_id`` of a store: the bytes "KPCA"
 APPLICATION_ID = 0x4B504341
 SCHEMA_VERSION = 2
+#: ``PRAGMA user_version`` of a store that has a ledger: kept in the file's header, outside the
+#: tables and the meta an editor drops to make the store look as if it never had one.
+LEDGERED = 2
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 _SCHEMA = """
@@ -372,6 +381,7 @@ class ResultStore:
         self._verify = verify
         self._conn: Optional[sqlite3.Connection] = None
         self._ledger: Optional[dict] = None  # secret, size, head, counts: loaded with the store
+        self._mark = 0  # PRAGMA user_version: LEDGERED once the store has had a ledger
         exists = self.path.exists()
         if exists and not self.path.is_file():
             raise StoreError(f"results store {self.path} is not a regular file; it was left untouched")
@@ -412,6 +422,8 @@ class ResultStore:
         try:
             conn = sqlite3.connect(self.path, timeout=timeout)
             _pragmas(conn)
+            if self._ledger is not None and self._mark < LEDGERED:  # a ledger kept before the mark was
+                conn.execute(f"PRAGMA user_version = {LEDGERED}")
         except sqlite3.Error as e:  # a read-only file or directory, a full disk
             raise StoreError(f"cannot open results store {self.path} for writing: {_why(e)}; "
                              "the file was left untouched") from None
@@ -427,6 +439,7 @@ class ResultStore:
             try:
                 ro.execute("BEGIN")  # one snapshot for every read below, while a writer may commit
                 app_id = ro.execute("PRAGMA application_id").fetchone()[0]
+                self._mark = ro.execute("PRAGMA user_version").fetchone()[0]
                 tables = {r[0] for r in ro.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             except sqlite3.DatabaseError as e:
                 if _why(e) != str(e):
@@ -461,8 +474,9 @@ class ResultStore:
                 self._ledger = self._load_ledger(meta)
                 if self._verify:
                     self._check_ledger(ro)
-            elif version >= 2 or "secret" in meta:
-                self._fail("has lost its ledger table (dropped outside kpca-suite): its rows cannot be verified; "
+            elif version >= 2 or "secret" in meta or self._mark >= LEDGERED:
+                self._fail("has lost its ledger table (dropped outside kpca-suite; its header says it had one): its "
+                           "rows cannot be verified, and a store is never taken back to the state before the ledger; "
                            "its results are not judged")
             elif "checksums" in tables:
                 self._check_sums(ro)
@@ -535,7 +549,8 @@ class ResultStore:
                 self._fail(f"counts {led['counts'].get(claim, 0)} row(s) of {claim} but its ledger holds "
                            f"{counts.get(claim, 0)}: edited outside kpca-suite; its results are not judged")
         selected = [k for k in live if wanted(k)]
-        return {"verified": len(selected), "adopted": sum(k in adopted for k in selected)}
+        return {"verified": len(selected), "adopted": sum(k in adopted for k in selected),
+                "links": [link for *_, link in entries]}
 
     def _append(self, entries) -> None:
         """Append ledger entries ``(action, key, digest, claim)`` inside the caller's
@@ -559,11 +574,32 @@ class ResultStore:
             self._ledger.update(zip(("size", "head", "counts"), self._pending))
             self._pending = None
 
+    @property
+    def head(self) -> str:
+        """The ledger's last link ("" before the first entry, or without a ledger): keep it
+        outside the store to check it later (:meth:`verify`'s ``head``)."""
+        return "" if self._ledger is None else self._ledger["head"]
+
+    @property
+    def unverified(self) -> int:
+        """The rows of a store written before the ledger (0 when it has one): not verified,
+        and not written to, until :meth:`adopt` takes them in."""
+        return 0 if self._ledger is not None else self._query("SELECT COUNT(*) FROM results")[0][0]
+
     def _ensure_ledger(self) -> None:
-        """Give a store written before the ledger (schema 1) its ledger on its first write:
-        a secret, and every row adopted as it is now (named so by :meth:`verify`)."""
+        """Refuse to write to a store written before the ledger until it is adopted: its rows
+        cannot be verified, and a write must not make them look as if they were."""
+        if self._ledger is None:
+            raise StoreError(f"results store {self.path} was written before the ledger: its {self.unverified} "
+                             "row(s) are unverified, and nothing is added to it until `kpca-suite report --adopt` "
+                             "takes them in as they are now (or give another --out)")
+
+    def adopt(self) -> int:
+        """Give a store written before the ledger (schema 1) its ledger: a secret, and every
+        row adopted as it is now (named so by :meth:`verify`). Returns the rows adopted
+        (0 for a store that has a ledger)."""
         if self._ledger is not None:
-            return
+            return 0
         secret = secrets.token_hex(32)
         rows = self.conn.execute(f"SELECT {', '.join(_COLUMNS)} FROM results ORDER BY rowid").fetchall()
         self._ledger = {"secret": secret, "size": 0, "head": "", "counts": {}}
@@ -574,10 +610,12 @@ class ResultStore:
                                       [("secret", secret), ("schema_version", str(SCHEMA_VERSION)),
                                        ("adopted", f"{len(rows)} row(s) on {_now()}")])
                 self._append([("adopt", r[0], row_digest(secret, r), r[1]) for r in rows])
+                self.conn.execute(f"PRAGMA user_version = {LEDGERED}")
         except BaseException:
             self._ledger, self._pending = None, None
             raise
         self._committed()
+        return len(rows)
 
     def _check_sums(self, ro) -> None:
         """Every row with a checksum still matches it; the first changed row is named,
@@ -594,16 +632,28 @@ class ResultStore:
             self._fail(f"has a changed row: row {changed[0][0]} (key {changed[0][1]}) no longer matches the "
                        f"checksum written with its metrics{more}; its results are not judged")
 
-    def verify(self, claims=None) -> dict:
+    def verify(self, claims=None, head: Optional[str] = None) -> dict:
         """Check the ledger and the rows of ``claims`` (ids; None: every row) against it
         (:class:`StoreError` naming the first problem) and return ``{"verified": rows,
         "adopted": rows of them taken in from a store before the ledger, "unverified": rows
-        of a store that has no ledger yet, "head": the ledger's last link}``."""
+        of a store that has no ledger yet, "head": the ledger's last link, "since": entries
+        after ``head``}``.
+
+        ``head``, a ledger head kept outside the store (``run`` prints it), anchors the check:
+        it must be a link of this store's chain (the current head, or an earlier one the store
+        has grown from). A store cut at the tail with its metadata rewritten, or a chain forged
+        with the store's own secret, no longer holds it; without an anchor neither can be seen."""
         selected = None if claims is None else set(claims)
+        if head is not None and (not isinstance(head, str) or len(head.strip()) < 16):
+            raise StoreError(f"--head must be a ledger head as `kpca-suite run` prints it (32 hex digits, at "
+                             f"least the first 16), got {head!r}")
         if self._ledger is None:
+            if head is not None:
+                raise StoreError(f"results store {self.path} has no ledger, so it cannot hold the head {head.strip()}: "
+                                 "it is not the store that head was kept from")
             where = "" if selected is None else f" WHERE claim IN ({','.join('?' * len(selected))})"
             total = self._query(f"SELECT COUNT(*) FROM results{where}", tuple(selected or ()))[0][0]
-            return {"verified": 0, "adopted": 0, "unverified": total, "head": ""}
+            return {"verified": 0, "adopted": 0, "unverified": total, "head": "", "since": 0}
         uri = "file:" + self.path.resolve().as_posix().replace("?", "%3f").replace("#", "%23") + "?mode=ro"
         ro = sqlite3.connect(uri, uri=True, isolation_level=None)
         try:
@@ -612,7 +662,16 @@ class ResultStore:
             found = self._check_ledger(ro, selected)
         finally:
             ro.close()
-        return {**found, "unverified": 0, "head": self._ledger["head"]}
+        links = found.pop("links")
+        since = 0
+        if head is not None:
+            at = [i for i, link in enumerate(links) if link.startswith(head.strip().lower())]
+            if len(at) != 1:
+                raise StoreError(f"results store {self.path} does not hold the ledger head kept elsewhere, "
+                                 f"{head.strip()}: its ledger was cut at the tail or rewritten since that head was "
+                                 f"kept (it now ends at {self._ledger['head'][:16]}..., entry {len(links)})")
+            since = len(links) - 1 - at[0]
+        return {**found, "unverified": 0, "head": self._ledger["head"], "since": since}
 
     def _check_rows(self, ro) -> None:
         """Every row of ``results`` reads back (``quick_check`` checks the pages,
@@ -647,6 +706,7 @@ class ResultStore:
             raise StoreError(f"cannot create results store {self.path}: {_why(e)}") from None
         try:
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {LEDGERED}")
             _pragmas(conn)
             secret = secrets.token_hex(32)
             with conn:

@@ -94,3 +94,15 @@ def test_the_decorator_names_each_bad_argument():
 def test_the_cli_refuses_by_the_same_rule(argv, message, tmp_path, capsys):
     assert main([*argv, "--out", str(tmp_path)]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_check_verifies_a_store_against_a_head_kept_elsewhere(tmp_path):
+    from kpca_suite.suites.store import StoreError
+    check(make, claims=CLAIM, store=tmp_path / "r")
+    with ResultStore(tmp_path / "r" / "results.sqlite", create=False) as st:
+        head = st.head
+    assert check(make, claims=CLAIM, store=tmp_path / "r", head=head)[CLAIM].status == "holds"
+    with pytest.raises(StoreError, match="does not hold the ledger head kept elsewhere"):
+        check(make, claims=CLAIM, store=tmp_path / "r", head="f" * 32)
+    with pytest.raises(ValueError, match="^head is checked against a store: give store= too$"):
+        check(make, claims=CLAIM, head=head)

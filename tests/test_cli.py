@@ -271,7 +271,8 @@ def test_a_planted_fault_runs_apart_from_its_claim(no_plots, tmp_path, capsys):
         f"FAILS         {UNWHITENED}: violated: eq9 = 9.33e-01 relative deviation, m_eq_n_eigenvalues = 6.99e+01 "
         "relative deviation, m_eq_n_projector = 6.23e+01 relative deviation, orthonormal = 1.42e+01 relative "
         "deviation > 1e-08 (expected: fails)")
-    assert len(out.splitlines()) == 2 and out.splitlines()[1].startswith("report: ")
+    assert len(out.splitlines()) == 3 and out.splitlines()[1].startswith("report: ")
+    assert out.splitlines()[2].startswith("ledger head ")
     with ResultStore(tmp_path / "results.sqlite") as st:
         assert st.claims() == [UNWHITENED]
         fault_keys = st.done_keys(UNWHITENED)

@@ -1,6 +1,7 @@
 """The store is complete or refused: every change a row or the ledger undergoes outside
 kpca-suite is named by `report --verify` (exit 2) and refused by `report` and `run`; a
-store written before the ledger is named as unverified and adopted on its first write;
+store written before the ledger is named as unverified until `report --adopt`; a head kept
+elsewhere shows what the store alone cannot (a cut at the tail, a full rewrite);
 `--verify NAME` checks that claim; a disk that is full before the run or while the
 report is written ends in one line with nothing half-written."""
 
@@ -74,7 +75,89 @@ CASES = {
     "two ledger entries moved": ((lambda d: _sql(d, "UPDATE ledger SET seq = -seq WHERE seq IN (2, 3)",
                                                  "UPDATE ledger SET seq = CASE seq WHEN -2 THEN 3 ELSE 2 END WHERE seq < 0")),
                                  "has a broken ledger at entry 2"),
+    "a downgrade to a store before the ledger": ((lambda d: _downgrade(d)), "its header says it had one"),
 }
+
+
+def _downgrade(directory, header: bool = False):
+    """What makes a ledgered store look as if it never had one, with no secret: the ledger
+    table and its meta keys gone, schema 1, a metric changed (and, with ``header``, the file
+    header's mark reset too)."""
+    _sql(directory, "DROP TABLE ledger",
+         "DELETE FROM meta WHERE key IN ('secret', 'ledger_size', 'ledger_head', 'counts')",
+         "UPDATE meta SET value = '1' WHERE key = 'schema_version'",
+         "UPDATE results SET metrics = replace(metrics, '0.', '0.9') WHERE rowid = 1",
+         *(["PRAGMA user_version = 0"] if header else []))
+
+
+def _cut_tail(directory, rows: int):
+    """The last ``rows`` rows deleted with their ledger entries, and the meta's size, head and
+    counts set back to the entry before them: consistent without an outside anchor."""
+    con = sqlite3.connect(directory / "results.sqlite")
+    last = con.execute("SELECT MAX(seq) FROM ledger").fetchone()[0]
+    keys = [k for (k,) in con.execute("SELECT key FROM ledger WHERE seq > ?", (last - rows,))]
+    head = con.execute("SELECT link FROM ledger WHERE seq = ?", (last - rows,)).fetchone()[0]
+    counts = json.loads(con.execute("SELECT value FROM meta WHERE key = 'counts'").fetchone()[0])
+    for key in keys:
+        counts[json.loads(key)[0]] -= 1
+    with con:
+        con.executemany("DELETE FROM results WHERE key = ?", [(k,) for k in keys])
+        con.execute("DELETE FROM ledger WHERE seq > ?", (last - rows,))
+        con.executemany("UPDATE meta SET value = ? WHERE key = ?", [
+            (str(last - rows), "ledger_size"), (head, "ledger_head"), (json.dumps(counts), "counts")])
+    con.close()
+
+
+def _kept_head(out: str) -> str:
+    """The head `run` printed (its last line: ``ledger head <32 hex> (keep it ...)``)."""
+    line = [ln for ln in out.splitlines() if ln.startswith("ledger head ")][-1]
+    return line.split()[2]
+
+
+def test_a_head_kept_elsewhere_shows_a_cut_at_the_tail_that_the_store_alone_cannot(
+        toy_registry, no_plots, tmp_path, capsys):
+    code, out, _ = run(["run", "toy.rate", "-j", "1", "--no-progress", "--out", str(tmp_path)], capsys)
+    assert code == 0
+    head = _kept_head(out)
+    assert len(head) == 32
+    code, out, _ = run(["report", "--verify", "--head", head[:16], "--out", str(tmp_path)], capsys)
+    assert code == 0 and "it holds the head kept elsewhere (the current one)" in out
+    _cut_tail(tmp_path, 3)
+    code, out, _ = run(["report", "--verify", "--out", str(tmp_path)], capsys)
+    assert code == 0 and f"{N_QUICK - 3} row(s) match the ledger" in out   # no anchor: undetectable
+    code, _, err = run(["report", "--verify", "--head", head, "--out", str(tmp_path)], capsys)
+    assert code == 2 and "does not hold the ledger head kept elsewhere" in err and "cut at the tail" in err
+
+
+def test_a_head_kept_before_more_cells_were_added_is_still_held(toy_registry, no_plots, tmp_path, capsys):
+    _, out, _ = run(["run", "toy.rate", "-j", "1", "--no-progress", "--out", str(tmp_path)], capsys)
+    head = _kept_head(out)
+    run(["run", "toy.fail", "-j", "1", "--no-progress", "--out", str(tmp_path)], capsys)
+    code, out, _ = run(["report", "--verify", "--head", head, "--out", str(tmp_path)], capsys)
+    assert code == 0 and f"({N_QUICK} entries ago)" in out
+
+
+def test_a_downgrade_with_the_header_reset_too_is_caught_only_by_a_kept_head(stored, capsys):
+    """Without an outside anchor nothing tells a store rewritten in full (header included)
+    from one that never had a ledger: it is named unverified and refused for writing. A head
+    kept elsewhere cannot be held by a store without a ledger."""
+    _downgrade(stored, header=True)
+    code, _, err = run(["report", "--out", str(stored)], capsys)
+    assert "are UNVERIFIED" in err
+    code, _, err = run(["report", "--verify", "--head", "0" * 32, "--out", str(stored)], capsys)
+    assert code == 2 and "has no ledger, so it cannot hold the head" in err
+    code, _, err = run(["run", "toy.rate", "-j", "1", "--no-progress", "--out", str(stored)], capsys)
+    assert code == 2 and "was written before the ledger" in err
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["report", "--head", "abc"], "--head is checked by --verify: give both"),
+    (["report", "--verify", "--head", "abc"], "--head must be a ledger head as `kpca-suite run` prints it"),
+    (["report", "--adopt", "--verify"], "--adopt takes the whole store in: give it alone"),
+])
+def test_head_and_adopt_refuse_what_they_cannot_check(stored, capsys, argv, message):
+    code, _, err = run([*argv, "--out", str(stored)], capsys)
+    assert code == 2 and message in err
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -104,7 +187,7 @@ def test_removals_through_kpca_suite_keep_the_ledger_whole(stored, capsys):
         keys = sorted(st.done_keys("toy.rate"))
         assert st.delete(keys[:2]) == 2 and st.set_aside(keys[2:5]) == 3
         assert st.verify() == {"verified": 2 * N_QUICK - 5, "adopted": 0, "unverified": 0,
-                               "head": st.verify()["head"]}
+                               "head": st.verify()["head"], "since": 0}
     code, out, _ = run(["run", "toy.rate", "-j", "1", "--no-progress", "--out", str(stored)], capsys)
     assert code == 0
 
@@ -135,12 +218,22 @@ def _schema_1_store(path: Path, cells) -> None:
     con.close()
 
 
-def test_a_store_written_before_the_ledger_is_named_unverified_and_adopted_on_its_first_write(
+def test_a_store_written_before_the_ledger_is_unverified_until_adopted_explicitly(
         toy_registry, no_plots, tmp_path, capsys):
+    """A store of schema 1 is read and named unverified on every report; nothing is added to
+    it (a write must not make its rows look verified) until `report --adopt` takes them in."""
     cells = toy.TOY_RATE.cells("quick")[:7]
     _schema_1_store(tmp_path / "results.sqlite", cells)
     code, out, _ = run(["report", "--verify", "--out", str(tmp_path)], capsys)
     assert code == 0 and "7 row(s) were written before the ledger was kept and are NOT verified" in out
+    for _ in range(2):
+        code, _, err = run(["report", "--out", str(tmp_path)], capsys)
+        assert "7 row(s) were written before the ledger and are UNVERIFIED" in err
+    code, _, err = run(["run", "toy.rate", "-j", "1", "--no-progress", "--out", str(tmp_path)], capsys)
+    assert code == 2 and "was written before the ledger: its 7 row(s) are unverified" in err
+    assert "`kpca-suite report --adopt --out" in err
+    code, out, _ = run(["report", "--adopt", "--out", str(tmp_path)], capsys)
+    assert code == 0 and "7 row(s) written before the ledger adopted as they are now" in out
     code, _, err = run(["run", "toy.rate", "-j", "1", "--no-progress", "--out", str(tmp_path)], capsys)
     assert code == 0 and "resumed: 7 cell(s) already in the store" in err, err
     code, out, _ = run(["report", "--verify", "--out", str(tmp_path)], capsys)
