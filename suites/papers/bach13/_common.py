@@ -20,7 +20,8 @@ SIGMA2 = 1.0          # noise variance of every risk (the paper does not report 
 SIGNAL = ("poly", 2)  # nu_i = i^-4 (delta = 2): f(x) = 2 pi^2 B_2(x), the beta = 1 kernel at (x, 0)
 
 
-KERNEL_NAMES = {("poly", 1): "B_2", ("poly", 2): "B_4", ("exp", 0.5): "exp(ρ=0.5)", ("exp", 1.0): "exp(ρ=1)",
+KERNEL_NAMES = {("poly", 1): "B_2", ("poly", 2): "B_4", ("poly", 4): "B_8", ("exp", 0.5): "exp(ρ=0.5)",
+                ("exp", 1.0): "exp(ρ=1)",
                 ("gaussian", 10.0): "Gaussian γ=10"}
 
 

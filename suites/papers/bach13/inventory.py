@@ -22,18 +22,23 @@ RESULTS = (
     Stated("Contribution 2", "contribution",
            "Simple algorithms (Sec. 4.4) run in sub-quadratic time O(p² n) and, for the square loss, provably "
            "predict as well as the classical algorithms that run in quadratic time or more.",
-           gap="a timing claim: the Nyström KRR fit time against n at p = ⌈2 d(λ*)⌉ (B_2 kernel, δ = 2 signal, "
-               "d ∝ n^(1/4)), judged to have a log-log slope below 2 (expected about 1.5, full KRR about 3); the perf "
-               "benchmark perf.bach13-krr times exactly this (n = 1000..8000, a few minutes) but reports the slope "
-               "unjudged, and no bach13 claim reads it. The 'same performance' half is Contribution 1's"),
+           claims=("bach13.krr-cost",),
+           how="cost: one fit of NystromKRR at p = ⌈2 d(λ*)⌉ (grid design, B_2 kernel, ν_i = i^-4: d ∝ n^(1/4), "
+               "λ* and d from the exact FFT), n = 1000..8000 (ci) to 128000 (full), counted, never timed: kernel "
+               "entries evaluated (a counting kernel) log-log slope 1.254-1.256 (band [1.1, 1.45]; p n ∝ n^(5/4)), "
+               "counted operations (entries + the code's multiply-adds from its shapes, n r²/2 + n r² + n r + r³/3) "
+               "1.507-1.513 (band [1.3, 1.8]; p² n ∝ n^(3/2)), peak traced memory 1.10-1.20 (band [0.95, 1.5]): "
+               "sub-quadratic, against n² entries for exact KRR (the planted full-gram fault reads 1.974). The "
+               "'same performance' half is Contribution 1's"),
     Stated("Contribution 3", "contribution",
            "Sec. 4.3 gives the optimal regularisation parameter and the resulting degrees of freedom as functions "
            "of the eigenvalue decay of K; with fast spectrum decays (e.g. the Gaussian kernel), computational "
            "limits may keep the relevant λ out of reach, leading to underfitting.",
-           claims=("bach13.table1", "bach13.dof-decay"),
-           how="rate: table1 fits λ*, the risk at λ* and d_ave(λ*) against n on the grid for Table 1's lines 1, 2, "
-               "5 and 6, and dof-decay the df against λ (see those entries); the underfitting at machine precision "
-               "(Fig. 2, β = 8) is not checked (its own entry)"),
+           claims=("bach13.table1", "bach13.dof-decay", "bach13.fig2-rates"),
+           how="rate: table1 fits λ*, the risk at λ* and d_ave(λ*) against n on the grid for all six lines of "
+               "Table 1, and dof-decay the df against λ (see those entries); the underfitting at machine precision "
+               "(Fig. 2, β = 8) is fig2-rates' erratum (its own entry): with the kernel of the series λ* = σ²/n never "
+               "nears eps at feasible n"),
     # -- Sec. 2-3: formulations and the approximation -------------------------------------------
     Stated("Eq. (2)", "equation",
            "By the representer theorem the solution of Eq. (1) is f = Σ_i α_i φ(x_i), with α minimising "
@@ -133,9 +138,12 @@ RESULTS = (
     Stated("Sec. 4.2 (additional regularization)", "section",
            "The low-rank approximation may have an additional regularising effect, predicting better than the "
            "full kernel matrix (App. B: the approximated prediction error may be smaller).",
-           gap="ordering: the fraction of (kernel, n) cells of bach13.rank-rule whose mean risk ratio at "
-               "p = ⌈4d⌉ or ⌈d ln n⌉ is below 1 (its ci runs read down to 0.974), judged > 0: a judge over the "
-               "ratios that claim already records, no new runs"),
+           claims=("bach13.rank-rule",),
+           how="ordering: for column samplers, the smallest mean risk ratio E_I risk(L)/risk(K) at λ* over (kernel, "
+               "n) at p = ⌈2d⌉, ⌈4d⌉, ⌈d ln n⌉ is judged <= 0.995: L predicts better than K, with the same λ*. "
+               "Measured 0.955-0.975 at ci and 0.953-0.976 at quick (roots 0-4), always the B_2 kernel (β = 1; B_4 and exp(ρ = 1) read "
+               "0.996-1.001, so the effect is problem-dependent: 'may'); the planted fault exact-from-sixteenth (exact "
+               "KRR once p >= n/16) reads 1.0000 and fails. Exact solvers are not judged on it"),
     # -- App. B: the proof ----------------------------------------------------------------------------
     Stated("Lemma B.1", "lemma",
            "For Ψ in R^(n×r) with rows of ℓ2-norm <= R and I a uniform p-subset without replacement (printed "
@@ -186,10 +194,13 @@ RESULTS = (
            "2δ - 4β > 1 and O(λ^((2δ-1)/(2β))) if < 1 (Eq. (14)); for μ_i = e^(-ρi), ν_i = e^(-κi), O(λ²) if "
            "κ > 2ρ and O(λ^(κ/ρ)) if κ < 2ρ; λ² for polynomial μ with exponential ν; O((log 1/λ)^(1-2δ)) for "
            "exponential μ with polynomial ν.",
-           gap="rate: log bias(λ) against log λ (against log log(1/λ) for the mixed case) on the grid from the "
-               "exact FFT spectrum and signal energies, for the six (μ, ν) pairs at n = 2^16 (seconds): slopes 2, "
-               "(2δ-1)/(2β), κ/ρ and 1 - 2δ; with the bias as Sec. 4.1 defines it, λ² Σ ν_i/(μ_i + λ)², without "
-               "the printed spurious n (PAPER.errata)"),
+           claims=("bach13.bias-decay",),
+           how="rate: the bias (1/n) Σ_j (nλ/(e_j + nλ))² c_j from the grid's exact FFT spectrum and signal "
+               "energies (Sec. 4.1's bias, λ² Σ ν_i/(μ_i + λ)², without the printed spurious n: PAPER.errata; a "
+               "factor n moves no slope) at 24 levels λ in [1e-8, 1e-2], n = 2^16..2^20: log-log slopes 1.999 "
+               "(B_2, ν_i = i^-8: λ²), 1.494 (B_2, i^-4: λ^((2δ-1)/(2β)) = λ^1.5), 1.995 (B_2, e^-2i: λ²), 1.995 "
+               "(exp(1), e^-3i: κ > 2ρ, λ²), 1.492 (exp(1), e^-1.5i: λ^(κ/ρ)) within ± 0.03, and against "
+               "ln(1/λ) -3.087 (exp(1), i^-4: (log 1/λ)^(1-2δ) = -3) within ± 0.15"),
     Stated("Table 1, lines 1-2 (App. C.3)", "table",
            "μ_i = i^(-2β), ν_i = i^(-2δ): variance n^-1 λ^(-1/(2β)); line 1 (2δ > 4β + 1): bias λ², "
            "λ* = n^(-1/(2 + 1/(2β))), risk n^(1/(4β+1) - 1), d_ave n^(1/(4β+1)); line 2 (2δ < 4β + 1): bias "
@@ -203,14 +214,22 @@ RESULTS = (
     Stated("Table 1, line 3", "table",
            "μ_i = i^(-2β), ν_i = e^(-κi): as line 1, λ* = n^(-1/(2 + 1/(2β))), risk n^(1/(4β+1) - 1), d_ave "
            "n^(1/(4β+1)).",
-           gap="rate: table1's judge on one more line, B_2 kernel with ν_i = e^(-κi) (e.g. κ = 1) on the grid: "
-               "slopes -2/5, -4/5, 1/5 for λ*, risk and d_ave (seconds per profile)"),
+           claims=("bach13.table1",),
+           how="rate: on the grid, B_2 kernel (β = 1), ν_i = e^(-2i), noise σ² = 1e-3: log-log slopes against n = "
+               "2^8..2^20 of λ*, the risk there and d_ave(λ*) within ± 0.045 of -2/5, -4/5, 1/5 (measured -0.412, "
+               "-0.796, +0.208 at ci, -0.405, -0.797, +0.205 at full). The small σ² is ours: the λ² bias regime "
+               "needs λ* << 1/i² over the frequencies carrying the signal, and at σ² = 1 λ* = 0.10..0.018 on "
+               "n = 2^8..2^13, where the λ* slope reads -0.49 (-0.45 up to 2^20)"),
     Stated("Table 1, line 4", "table",
            "μ_i = e^(-ρi), ν_i = i^(-2δ): variance n^-1 log(1/λ), bias (log 1/λ)^(1-2δ), λ* = exp(-n^(1/(2δ))), "
            "risk n^(1/(2δ) - 1), d_ave n^(1/(2δ)).",
-           gap="rate: on the grid with an exp(ρ) kernel and ν_i = i^-4 (δ = 2): slope of log log(1/λ*) against "
-               "log n near 1/(2δ) = 1/4, risk slope -3/4, d_ave slope 1/4; λ* ~ e^(-n^(1/4)) stays within the exact "
-               "FFT risks' range up to n = 2^16 (seconds)"),
+           claims=("bach13.table1",),
+           how="rate: on the grid, exp(ρ = 1) kernel, ν_i = i^-4 (δ = 2), σ² = 1: the log-log slope against n of "
+               "ln(1/λ*) (λ* = exp(-Θ(n^(1/4))) is no power of n), of the risk at λ* and of d_ave(λ*) within ± 0.12 "
+               "of 1/4, -3/4, 1/4 (measured +0.194, -0.729, +0.252 at ci, n = 2^8..2^13; +0.235, -0.724, +0.275 at "
+               "full, to 2^20; ln(1/λ*) ≈ 0.955 n^(1/4) + 0.8, the offset flattening the slope at small n). λ* falls "
+               "to 2.9e-14 at n = 2^20, where nλ* = 3.0e-8 is three orders above the FFT's round-off eigenvalues "
+               "(<= 2.6e-11): measured, not round-off"),
     Stated("Table 1, lines 5-6 (App. C.3)", "table",
            "μ_i = e^(-ρi), ν_i = e^(-κi): variance n^-1 log(1/λ); line 5 (κ > 2ρ): bias λ², λ* = n^(-1/2); line 6 "
            "(κ < 2ρ): bias λ^(κ/ρ), λ* = n^(-ρ/κ); both risk log n / n and d_ave log n.",
@@ -277,17 +296,26 @@ RESULTS = (
     Stated("Fig. 2 (left, middle), β = 1 and 4", "figure",
            "With ν_i = i^-16 (δ = 8), the kernel with β = 1 attains line 1's rate n^(1/(4β+1) - 1) = n^(-4/5), slower "
            "than the optimal n^(-15/16), which β = 4 attains (line 2); left: λ* against n, middle: the risk.",
-           gap="rate: on the grid (exact FFT risks, seconds) with ν_i = i^-16 and the β = 1 and β = 4 kernels: risk "
-               "slopes -4/5 and -15/16 (0.14 apart, separable at ± 0.045) and λ* slopes -2/5 and -1/2 on one "
-               "signal; table1 checks lines 1 and 2 with β = 1 only, on other signals (δ = 4, 2), and never "
-               "compares two kernels on one signal"),
+           claims=("bach13.fig2-rates",),
+           how="rate: on the grid (exact FFT risks, σ² = 1, n = 2^8..2^13 at ci, ..2^20 at full), ν_i = i^-16: the "
+               "risk at λ* has log-log slope -0.775..-0.785 for β = 1 (line 1: -4/5) and -0.910..-0.923 for β = 4 "
+               "(line 2: -15/16), each judged within ± 0.045, so the two bands are disjoint (β = 1 slower, as "
+               "stated); λ* slope -0.407..-0.416 for β = 1 (-2/5, judged). β = 4's λ* slope approaches -1/2 slowly "
+               "next to the boundary 2δ = 16 vs 4β + 1 = 17 (-0.379 at ci, -0.427 to 2^16, -0.486 to 2^20): "
+               "reported, not judged"),
     Stated("Fig. 2 (left, middle), β = 8", "figure",
            "For β = 8 the rate should be n^(-15/16) (line 2), but λ* saturates at machine precision as n grows and "
            "numerical errors make the risk worse: the problem is too ill-conditioned for the matrix inversion.",
-           gap="qualitative: ν_i = i^-16 and the β = 8 kernel, λ* and risk of KRR solved in float64 (Cholesky of "
-               "K + nλI) against the exact spectral ones as n grows (O(n³) per n up to a few thousand: minutes); the "
-               "outcome depends on the kernel's scale, which the paper leaves unclear (its printed B_16/16! is "
-               "1.7e-13 of the series: PAPER.errata)"),
+           claims=("bach13.fig2-rates",),
+           how="erratum: with the kernel of the series (k(x, x) = 2ζ(16)) λ* = σ²/n exactly (ν_i = μ_i: KRR is then "
+               "the Wiener filter of every frequency; ours), slope -1.000 judged within ± 0.045 (line 2: -β/δ), "
+               "risk slope -0.906..-0.971 within ± 0.045 of -15/16, λ* >= 9.5e-7 at n = 2^20, never on the eps "
+               "floor of its λ range (judged), and KRR solved in float64 (Cholesky of K + nλ*I, n <= 2048) within "
+               "8.8e-9 of the exact risk, the B_16 closed form's own round-off (1.3e-11) times cond: no saturation "
+               "and no numerical loss at any n measured (λ* = σ²/n reaches eps near n = 4.5e15). The paper's "
+               "saturation comes from the printed kernel's scale (2π)^-16 = 1.7e-13 (PAPER.errata): λ* scales "
+               "with it exactly and reaches eps from n = 1024 on the grid; the planted fault printed-scale, on a λ "
+               "range floored at eps, reproduces it (λ* slope -0.275) and fails"),
     Stated("Fig. 2 (right)", "figure",
            "On random designs with Fig. 2's kernels and signal (β = 1, 4, 8; δ = 8), the rank p_1% for a risk at "
            "most 1% worse than with p = n, over d and over d_ave, stays close to one as n grows, for random "
@@ -309,11 +337,14 @@ RESULTS = (
     Stated("Secs. 4.4 and 5 (d against d_ave)", "section",
            "d is in practice close to the traditional d_ave (Sec. 4.4); the two 'are within a factor of 2' on all "
            "data sets (Sec. 5).",
-           gap="ratio: d/d_ave at λ* in bach13.rank-rule's cells, which record both (no new runs). Our runs of that "
-               "uniform design at n = 200 and 800 read 2.4-2.7 for B_2 (β = 1, also Fig. 2's β = 1 with δ = 8), "
-               "1.6-1.8 for B_4, 1.4-1.8 for exp(ρ = 1), 1.2-1.3 for β = 4: 'within a factor of 2' fails for "
-               "β = 1, where df1/d_ave -> 2β/(2β - 1) = 2 already and d > df1 off the grid; a judge would assert "
-               "d/d_ave <= 3"),
+           claims=("bach13.d-vs-dave",),
+           how="erratum: on uniform random designs at λ* (δ = 2 signal, n = 100..800 at ci/quick, 200..3200 at "
+               "full), the mean d/d_ave per (kernel, n) is <= 3.5 (judged; roots 0-4 at ci and quick read at most "
+               "2.86 for B_2, 2.02 for B_4, 1.75 for B_8, 2.08 for exp(ρ = 1); full 2.76, 1.84, 1.54, 1.81): "
+               "'close', as Sec. 4.4 says. But 'within a factor of 2' (Sec. 5) fails for β = 1, the kernel of the "
+               "paper's own Fig. 2: d/d_ave > 2 on every B_2 design (judged; min 2.39 at quick, 2.25 at full, n = "
+               "3200), since df1/d_ave = (c1 x - 1/2)/(c1 x/2 - 1/2) > 2 for β = 1 (x = λ^(-1/2); 2.01-2.08 "
+               "measured) and d >= df1; for β >= 2 it holds on average"),
     Stated("Fig. 3", "figure",
            "On the pumadyn 32fh, 32nh and 32nm data sets (test error on unseen points, λ by cross-validation), "
            "p_1%/d and p_1%/d_ave stay close to one for random and pivoted columns; the sudden increases (by less "
