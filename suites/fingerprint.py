@@ -13,7 +13,8 @@ the imports. It is the first 12 hex digits of SHA-256 over
   it declares one (:func:`suites.roles.implementation`);
 * the bytes of the factory's module and of every module it imports, transitively
   (every ``import`` and ``from ... import`` statement, those inside functions
-  included, read from the source without running it), that is not part of an
+  included, and every ``importlib.import_module`` or ``__import__`` of a literal name,
+  read from the source without running it), that is not part of an
   installed distribution: a plain module beside the factory, a package installed
   editable or from a local path (its ``direct_url.json`` names a ``file://`` URL), a
   compiled extension built in place (its bytes);
@@ -177,6 +178,9 @@ def _with_requirements(names) -> list:
 
 _FROM = re.compile(r"^[ \t]*from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)", re.M)
 _IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n#;]+)", re.M)
+#: A module imported by name at call time: ``importlib.import_module("pkg.mod")`` (or
+#: ``".mod"``, relative to the module's package) and ``__import__("pkg.mod")``, with a literal name.
+_DYNAMIC = re.compile(r"""\b(?:import_module|__import__)\(\s*["'](\.*)([\w.]+)["']""")
 
 
 @dataclass(frozen=True)
@@ -219,6 +223,8 @@ def _read(path: str, mtime_ns: int, size: int) -> tuple:
                 if part.strip():
                     name, alias = _aliased(part)
                     found.append(_Import(0, name, (), (alias if alias != name else name.split(".")[0],)))
+        for m in _DYNAMIC.finditer(text):
+            found.append(_Import(len(m.group(1)), m.group(2), (), ()))
     return hashlib.sha256(data).hexdigest(), tuple(found)
 
 

@@ -122,6 +122,46 @@ def test_a_change_in_a_helper_beside_a_thin_factory_recomputes_through_run_check
             sys.modules.pop(name, None)
 
 
+DYNAMIC = textwrap.dedent("""\
+    import importlib
+
+    import numpy as np
+
+    from tests.external_estimators import PlainRFF
+
+
+    class DynamicRFF(PlainRFF):
+        def _features(self, X):
+            helper = importlib.import_module("dynpkg.dyn")
+            return helper.scale(self.n_features) * np.cos(X @ self.omega_ + self.phase_)
+
+
+    def make(n_components, budget, kernel, random_state):
+        return DynamicRFF(n_components, budget, kernel, random_state)
+    """)
+
+
+def test_a_module_imported_by_name_at_call_time_is_hashed_and_its_edit_recomputes(tmp_path):
+    """importlib.import_module("dynpkg.dyn") in the implementation's code: the module is in the
+    identity (the report lists it), and an edit that breaks the map recomputes and fails where the
+    store held cells that hold."""
+    lib = tmp_path / "lib"
+    (lib / "dynpkg").mkdir(parents=True)
+    (lib / "dynpkg" / "__init__.py").write_text("")
+    (lib / "dynpkg" / "dyn.py").write_text(HELPER.format("2.0"))
+    (lib / "dyn_factory.py").write_text(DYNAMIC)
+    claim = "ghashami16.rff-rate"
+    run = ("run", claim, "--profile", "ci", "--out", str(tmp_path / "r"), "--no-progress",
+           "--estimator", "mine=dyn_factory:make")
+    first = _cli(*run, path=[lib])
+    assert first.returncode == 0 and _verdicts(first.stdout)[f"{claim}[mine]"][0] == "HOLDS", first.stderr
+    assert "dynpkg.dyn)" in (tmp_path / "r" / "report.md").read_text()
+    (lib / "dynpkg" / "dyn.py").write_text(HELPER.format("1.0"))
+    again = _cli(*run, path=[lib])
+    assert "resumed" not in again.stderr and "dyn.py changed" in again.stderr, again.stderr
+    assert again.returncode == 1 and _verdicts(again.stdout)[f"{claim}[mine]"][0] == "FAILS"
+
+
 def test_the_fingerprint_covers_an_editable_installed_package_and_not_its_unimported_modules(tmp_path):
     """A library installed with `pip install -e` in a virtual environment: a change in a
     module the factory reaches (through the package's __init__) changes the fingerprint, a
