@@ -16,6 +16,7 @@ importable, not the claim to be registered in its registry.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import numbers
 import os
@@ -228,17 +229,42 @@ def execute_cell(cell: Cell, run_cell: Optional[Callable] = None, trace_memory: 
     return Result(cell, validate_metrics(metrics, cell.claim, cell), wall, peak)
 
 
+@contextlib.contextmanager
+def _native_stderr(sink: list):
+    """What native code writes to file descriptor 2 while the block runs (a compiled
+    library's own log, which ``sys.stderr`` never sees), appended to ``sink`` as text, and
+    not printed. C's buffered streams are flushed before fd 2 is given back."""
+    import ctypes
+    import tempfile
+
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as tmp:
+        os.dup2(tmp.fileno(), 2)
+        try:
+            yield
+        finally:
+            try:
+                ctypes.CDLL(None).fflush(None)
+            except (OSError, AttributeError):
+                pass
+            os.dup2(saved, 2)
+            os.close(saved)
+            tmp.seek(0)
+            sink.append(tmp.read().decode("utf-8", "replace"))
+
+
 def _captured(cell: Cell, run_cell: Callable, trace_memory: bool):
-    """:func:`execute_cell` with what the cell writes to ``sys.stderr`` and the warnings
-    it raises kept (not printed): ``(outcome, notes)``, the notes as text. An
-    implementation that prints or warns in every cell is then said once per claim
-    (:func:`notes_summary`), not once per cell."""
-    import contextlib
+    """:func:`execute_cell` with what the cell writes to ``sys.stderr`` or, from native
+    code, to file descriptor 2, and the warnings it raises kept (not printed):
+    ``(outcome, notes)``, the notes as text. An implementation that prints or warns in
+    every cell is then said once per claim (:func:`notes_summary`), not once per cell,
+    and a compiled library's own reason for an error reaches errors.log beside it."""
     import io
     import warnings
 
-    buffer = io.StringIO()
-    with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stderr(buffer):
+    buffer, native = io.StringIO(), []
+    with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stderr(buffer), _native_stderr(native):
         warnings.simplefilter("always")
         try:
             outcome = ("ok", execute_cell(cell, run_cell, trace_memory))
@@ -249,7 +275,7 @@ def _captured(cell: Cell, run_cell: Callable, trace_memory: bool):
         except Exception as e:  # noqa: BLE001 - reported to the user, run continues
             outcome = ("error", f"{type(e).__name__}: {e}", traceback.format_exc())
     lines = [f"{w.category.__name__}: {w.message}" for w in caught]
-    lines += [line for line in buffer.getvalue().splitlines() if line.strip()]
+    lines += [line for line in (buffer.getvalue() + "".join(native)).splitlines() if line.strip()]
     return outcome, "\n".join(lines)
 
 

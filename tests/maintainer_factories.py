@@ -95,3 +95,19 @@ class ChattyInSampleNystrom(InSampleNystrom):
 def chatty_in_sample_nystrom(n_components, budget, kernel, random_state):
     """A correct in-sample Nyström that prints and warns in every cell."""
     return ChattyInSampleNystrom(n_components, budget, kernel, random_state)
+
+
+class _NativeLogBinding(LargeSketchOnly):
+    """A compiled binding's habit: it writes its fatal reason to file descriptor 2 itself (not
+    through sys.stderr) and raises a RuntimeError that only points at that log."""
+
+    def partial_fit(self, A):
+        import os
+        os.write(2, b"[Fatal] New dimensionality (10) cannot be greater than existing dimensionality (1)!\n")
+        raise RuntimeError("fatal error; see Log::Fatal output")
+
+
+@implementation(kind="sketch")
+def native_log_binding(n_components, budget, kernel, random_state):
+    """A sketch whose partial_fit logs its reason natively and raises an opaque error."""
+    return _NativeLogBinding(budget)

@@ -452,3 +452,19 @@ def test_check_with_nothing_checked_raises():
     with pytest.raises(ValueError, match=r"check\(in_sample_nystrom_few\): no claim applies, so nothing was "
                                          r"checked: 2 claim\(s\) n/a \(not a krr factory"):
         check(mf.in_sample_nystrom_few, claims="bach13")
+
+
+def test_what_a_binding_writes_to_its_own_log_reaches_errors_log_once(tmp_path):
+    """The fatal reason a compiled library writes to fd 2 (not sys.stderr) was printed once per
+    cell on the terminal while errors.log held only 'RuntimeError: fatal error; see Log::Fatal
+    output'. It is now captured with the cell: once per distinct line, with its count, in
+    errors.log and on the summary line, and not on the terminal per cell."""
+    claim = "ghashami16.fd-bound"
+    done = _cli("run", claim, "--profile", "ci", "--out", str(tmp_path), "--no-progress",
+                "--estimator", "bound=tests.maintainer_factories:native_log_binding")
+    assert done.returncode == 1, done.stderr
+    reason = "[Fatal] New dimensionality (10) cannot be greater than existing dimensionality (1)!"
+    assert done.stderr.count(reason) == 1, done.stderr
+    log = (tmp_path / "errors.log").read_text()
+    assert "RuntimeError: fatal error; see Log::Fatal output" in log
+    assert re.search(rf"^\s+\d+  {re.escape(reason)}$", log, re.M), log
