@@ -22,7 +22,8 @@ from tests.claims import run_claim
 def test_the_ullah18_claims_are_declared():
     assert [c.id for c in ul.CLAIMS] == ["ullah18." + s for s in (
         "rate-erm", "rate-oja", "fixed-m-plateau", "rate-erm-centred", "rate-oja-centred",
-        "fixed-m-plateau-centred", "estimation", "objective-vs-subspace", "lemmas", "digits-curves")]
+        "fixed-m-plateau-centred", "estimation", "oja-esl", "objective-vs-subspace", "lemmas", "digits-curves",
+        "decay-assumption", "approximation-bound", "covariance-bound", "cost")]
 
 
 def test_m_rule_is_sqrt_n_ln_n():

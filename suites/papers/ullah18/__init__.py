@@ -33,7 +33,7 @@ fails it (-0.056 [-0.204, +0.063])."""
 from __future__ import annotations
 
 from ...claim import Paper
-from . import centred, contrast, digits, estimation, lemmas, rates
+from . import bounds, centred, contrast, cost, digits, estimation, lemmas, rates
 from .inventory import RESULTS  # noqa: F401 - the paper's statements and what checks them
 
 PAPER = Paper(
@@ -55,6 +55,15 @@ PAPER = Paper(
   with q/n, Thm 4.2 has sqrt(q/n). The 1/n holds for the ESL quantity only, which the estimation claim
   judges at slope -1; eps_e has a first-order term (Phi_k maximises the objective for L_m, not L) and
   decays like n^(-1/2), Thm 4.2's sqrt(q/n), which is the rate the claim judges for |eps_e|.
+- Lemma C.10 prints ||phi_i - phi_hat_i||_2 <= q_A / (2(sqrt2 - 1) n), but its proof bounds the square, so
+  the distance is O(sqrt(q/n)); Lemma C.5's ||A P^k_{C_m} - A P_hat||_HS <= c q_A / n uses Lemma C.8 squared,
+  and that distance is first order too, O(sqrt(q/n)). ullah18.estimation judges both at slope -1/2 and
+  reports the printed bounds.
+- Lemma D.1's constants do not follow from Thm F.2 (a missing square, v and L halved); ullah18.covariance-bound
+  judges the Bernstein form and reports the printed one.
+- Lemma E.2's 1/n should be 1/n^2 for K the Gram matrix k(x_q, x_r) of the n evaluation points.
+- Table 1's O~(k/eps^3) per-iteration cost and O~(1/eps^3) memory of RF-ERM are App. D.1's O(m^2 k) and O(m^2),
+  i.e. O~(k/eps^2) and O~(1/eps^2) with m = O~(1/eps) (ullah18.cost counts the memory).
 - log(delta/2) and log(delta/(2m)) are negative for delta < 1 and are read as log(2/delta),
   log(2m/delta); the log base is never stated. The code takes m = ceil(sqrt(n) ln n) (natural log).
 - The step sizes of RF-Oja (Thm D.3) come without constants, and the phase-2 step
@@ -73,4 +82,4 @@ PAPER = Paper(
 """,
 )
 
-CLAIMS = [*rates.CLAIMS, *centred.CLAIMS, *estimation.CLAIMS, *contrast.CLAIMS, *lemmas.CLAIMS, *digits.CLAIMS]
+CLAIMS = [*rates.CLAIMS, *centred.CLAIMS, *estimation.CLAIMS, *contrast.CLAIMS, *lemmas.CLAIMS, *digits.CLAIMS, *bounds.CLAIMS, *cost.CLAIMS]

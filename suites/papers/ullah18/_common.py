@@ -97,11 +97,11 @@ def full_rank_gram(G, cell) -> np.ndarray:
     return G
 
 
-def _fitted(cell, factory, role, random_state, chunk: int = CHUNK):
-    """The estimator of role ``role`` that ``factory`` builds, after one pass over n
-    Mehler samples (``fit``, or ``partial_fit`` over chunks of ``chunk`` rows for
+def _fitted(cell, factory, role, random_state, chunk: int = CHUNK, k: int = K):
+    """The estimator of role ``role`` that ``factory`` builds for ``k`` components, after one
+    pass over n Mehler samples (``fit``, or ``partial_fit`` over chunks of ``chunk`` rows for
     streaming-kpca)."""
     model = _model()
     X = model.sample(cell.n, cell.rng())
-    est = build(factory, role, cell, n_components=K, budget=cell.p["m"], kernel=KERNEL, random_state=random_state)
+    est = build(factory, role, cell, n_components=k, budget=cell.p["m"], kernel=KERNEL, random_state=random_state)
     return model, (stream(est, X, chunk) if role == "streaming-kpca" else est.fit(X))
