@@ -148,6 +148,27 @@ def default_exact_max_n(memory_bytes: Optional[int] = None) -> int:
     return int(math.sqrt(mem / (2 * 8 * EXACT_MATRICES))) if mem else 5000
 
 
+#: The CPU seconds one exact cell may take by default at ci and quick (``ci`` is seconds per
+#: claim): the exact cap there is the n whose dense n x n eigendecomposition takes that long on
+#: this machine (:func:`exact_cap`); at full it is the memory's (:func:`default_exact_max_n`).
+EXACT_CELL_SECONDS = {"ci": 2.0, "quick": 20.0}
+
+
+def exact_cap(profile: str) -> tuple:
+    """(the largest n an exact implementation runs a claim at by default, why): at ci and
+    quick the n whose dense eigendecomposition takes :data:`EXACT_CELL_SECONDS` here
+    (:func:`dense_seconds` at n = 400, scaled as n^3), within the memory's cap; at full the
+    memory's cap alone."""
+    memory = default_exact_max_n()
+    if profile not in EXACT_CELL_SECONDS:
+        return memory, "five n x n float64 matrices in half the memory"
+    seconds = EXACT_CELL_SECONDS[profile]
+    by_time = int(DENSE_PROBE_N * (seconds / dense_seconds()) ** (1 / 3))
+    if by_time >= memory:
+        return memory, "five n x n float64 matrices in half the memory"
+    return by_time, f"a dense eigendecomposition of at most {seconds:g} s a cell here at {profile}"
+
+
 def not_applicable(claim, estimator: Estimator, profile: str, exact_max_n: Optional[int] = None) -> Optional[str]:
     """Why ``claim`` says nothing about ``estimator`` (``n/a``), or None: another kind
     of approximation than the claim is about, a kernel it cannot express, another
@@ -163,10 +184,11 @@ def not_applicable(claim, estimator: Estimator, profile: str, exact_max_n: Optio
     if why:
         return f"other estimand: {why}"
     if estimator.kind == "exact":
-        cap = default_exact_max_n() if exact_max_n is None else exact_max_n
+        cap, why = exact_cap(profile) if exact_max_n is None else (exact_max_n, "")
         largest = max(c.n for c in claim.cells(profile))
         if largest > cap:
-            return f"exact: n up to {largest}, above the cap n = {cap} (--exact-max-n, check(exact_max_n=))"
+            why = f": {why}" if why else ""
+            return f"exact: n up to {largest}, above the cap n = {cap}{why} (--exact-max-n, check(exact_max_n=))"
     return None
 
 
@@ -203,15 +225,9 @@ DENSE_PROBE_N = 400
 _DENSE_SECONDS: list = []
 
 
-def dense_cost(claim, estimator: Estimator, profile: str) -> Optional[str]:
-    """What a claim costs an implementation that does dense n x n work (``kind="exact"``,
-    or undeclared and ignoring the budget), said before it runs; None when it is under a
-    minute or the implementation is of another kind. A lower estimate: one symmetric
-    eigendecomposition of an n x n matrix per cell, timed here at n = 400 (best of 3, one
-    BLAS thread, as cells run) and scaled as n^3."""
-    if not (estimator.kind == "exact" or (estimator.kind is None and not estimator.budgeted)):
-        return None
-    cells = claim.cells(profile)
+def dense_seconds() -> float:
+    """Seconds of one symmetric eigendecomposition of a DENSE_PROBE_N x DENSE_PROBE_N matrix
+    here, best of 3 with one BLAS thread (as cells run); measured once per process."""
     if not _DENSE_SECONDS:
         import time
 
@@ -227,12 +243,25 @@ def dense_cost(claim, estimator: Estimator, profile: str) -> Optional[str]:
                 np.linalg.eigh(A)
                 best = min(best, time.perf_counter() - t0)
         _DENSE_SECONDS.append(best)
-    seconds = sum(_DENSE_SECONDS[0] * (c.n / DENSE_PROBE_N) ** 3 for c in cells)
+    return _DENSE_SECONDS[0]
+
+
+def dense_cost(claim, estimator: Estimator, profile: str) -> Optional[str]:
+    """What a claim costs an implementation that does dense n x n work (``kind="exact"``,
+    or undeclared and ignoring the budget), said before it runs; None when it is under a
+    minute or the implementation is of another kind. An estimate that assumes a dense
+    eigensolver (an iterative or randomized one may take far less: the notice says so): one
+    symmetric eigendecomposition of an n x n matrix per cell, :func:`dense_seconds` scaled as n^3."""
+    if not (estimator.kind == "exact" or (estimator.kind is None and not estimator.budgeted)):
+        return None
+    cells = claim.cells(profile)
+    seconds = sum(dense_seconds() * (c.n / DENSE_PROBE_N) ** 3 for c in cells)
     if seconds < 60:
         return None
-    return (f"{claim.id}: {len(cells)} cells of dense n x n work (n up to {max(c.n for c in cells)}): at least "
-            f"{seconds / 60:.0f} min of CPU here (one n x n eigendecomposition per cell, {_DENSE_SECONDS[0]:.3f} s "
-            f"at n = {DENSE_PROBE_N}, scaled as n^3); --exact-max-n N makes the claims above n = N n/a")
+    return (f"{claim.id}: {len(cells)} cells of dense n x n work (n up to {max(c.n for c in cells)}): about "
+            f"{seconds / 60:.0f} min of CPU here, a dense eigensolver assumed (one n x n eigendecomposition per cell, "
+            f"{dense_seconds():.3f} s at n = {DENSE_PROBE_N}, scaled as n^3; an iterative or randomized solver takes "
+            "less); --exact-max-n N makes the claims above n = N n/a")
 
 
 class Verdicts(dict):
