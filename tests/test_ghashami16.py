@@ -33,10 +33,10 @@ def ci_evaluation(name):
     return ev
 
 
-def test_the_paper_declares_its_ten_claims():
+def test_the_paper_declares_its_thirteen_claims():
     assert set(CLAIMS) == {"ghashami16." + s for s in (
-        "fd-bound", "fd-merge", "rff-rate", "rff-unbiased", "lemma22", "thm21", "lemma24", "space", "randomnoisy",
-        "digits")}
+        "fd-bound", "fd-merge", "rff-rate", "rff-unbiased", "for-each", "nystrom-rate", "lemma22", "thm21", "lemma24",
+        "space", "train-cost", "randomnoisy", "digits")}
     assert all(c.faults for c in gh.CLAIMS)
 
 
@@ -143,6 +143,32 @@ def test_test_cost_counts_what_the_transforms_do():
     r = sk.components_.shape[1]
     assert sk.transform(X[:3]).shape == (3, r) and 0 < r <= 10
     assert gh_compare.embedding_cost(sk, True)["test_ops"] == 20 * 7 + 20 * r + 20
+
+
+@pytest.mark.parametrize("shrink", ["halving", "standard"])
+def test_train_cost_counts_the_shrinks_the_sketch_does(shrink):
+    """sketch_ops assumes each shrink's Gram skips the n_orthogonal rows the previous shrink left
+    (0 at the first, j - 1 after): replayed with a sketch that records them, the sum of (ell - o)
+    ell m + ell^3 + (j - 1) ell m over the shrinks, plus r^2 m for W, is the count; the counting
+    map saw every row once, and Nyström's counting kernel at most c^2 entries."""
+    from kpca_suite.suites.papers.ghashami16 import traincost as tc
+
+    X = np.random.default_rng(0).standard_normal((203, tc.COST_D))
+    est = tc._fit({"skpca": SKPCA}, "skpca", X, 32, ell=10, shrink=shrink, rng=0)
+    assert est.feature_map_.counts["rows"] == 203
+    seen = []
+
+    class Recording(FrequentDirections):
+        def _shrink(self, j):
+            seen.append(self.n_orthogonal_)
+            super()._shrink(j)
+
+    fd = Recording(10, shrink).fit(est.features(X))
+    j = fd.shrink_index
+    expected = sum((10 - o) * 10 * 32 + 10**3 + (j - 1) * 10 * 32 for o in seen) + fd.n_filled_**2 * 32
+    assert seen and tc.sketch_ops(est) == expected
+    nys = tc._fit({"nystrom": StreamingNystrom}, "nystrom", X, 16, rng=0)
+    assert 0 < nys.kernel.counts["entries"] <= 16 * 16
 
 
 # -- how each planted fault fails its claim -------------------------------------------------
