@@ -161,6 +161,22 @@ def test_gaussian_gram_eigenvalues_without_forming_K():
     np.testing.assert_allclose(h21_cor61.gaussian_gram_eigenvalues_1d(x, 1.0, 20), want, atol=1e-13)
 
 
+def test_hs_terms_of_cor61_hs_against_explicit_sums():
+    """||C_n||^2 = sum K^2 / n^2 through the features of k^2, and E_X k(x, X)^2 against a 10^6-point
+    Monte Carlo mean, for the Gaussian kernel under N(0, 1)."""
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=400)
+    K = Kernel("gaussian", gamma=1.0).block(x[:, None])
+    s = h21_cor61.gaussian_features_1d(x, 2.0).sum(axis=0)
+    assert abs(s @ s - (K**2).sum()) <= 1e-10 * (K**2).sum()
+    X = rng.normal(size=10**6)
+    for x0 in (0.0, 1.5):
+        mc = np.mean(np.exp(-2.0 * (x0 - X) ** 2))
+        assert abs(h21_cor61.mean_sq_kernel(x0, 1.0, 1.0) - mc) < 5e-3
+    # App. A: far from the data ||Y(x)||^2 -> 1 + ||C||_HS^2 = 1 + 1/3 (gamma = 1, var = 1)
+    assert h21_cor61.gauss_moment(0.0, 2.0, 2.0) == pytest.approx(1 / 3, rel=1e-15)
+
+
 @pytest.mark.parametrize("call,match", [
     (lambda: theorem3_bound(np.eye(5), 100, 5), "d = 5 must be at most m - 1 = 4"),
     (lambda: theorem3_bound(np.eye(5), 100, 0), "d"),
@@ -228,8 +244,9 @@ def test_paper_difference_reason_reads_the_linear_column():
 
 def test_every_hallgren21_claim_is_declared_with_a_fault():
     assert {c.id for c in h21.CLAIMS} == {"hallgren21." + s for s in (
-        "identities", "every-point", "prop1-2", "table3", "table3-gap", "thm3-coverage", "cor61", "cor61-centred",
-        "kpcr")}
+        "intro-digits", "identities", "every-point", "prop1-2", "table3", "table3-gap", "thm3-coverage",
+        "any-subsampling", "bound-large", "cor61", "cor61-centred", "cor61-hs", "app-a-y", "kpcr", "fig4-krr",
+        "cost")}
     assert all(c.faults for c in h21.CLAIMS)
 
 

@@ -1,8 +1,9 @@
-"""hallgren21: Hallgren (2021), "Kernel PCA with the Nyström method": centred
-Nyström KPCA (Theorem 1), its comparison with Subset PCA (Propositions 1 and 2),
-the held-out variance of Table 3, the confidence bound of Theorem 3, the
-eigenvalue bounds of its Sec. 6.1 corollary (unnumbered), and Nyström kernel principal component
-regression (Section 8).
+"""hallgren21: Hallgren (2021), "Kernel PCA with the Nyström method": the digits figure of
+Sec. 1, centred Nyström KPCA (Theorem 1), its comparison with Subset PCA (Propositions 1 and 2),
+the held-out variance of Table 3, the confidence bound of Theorem 3 (its scope: data-independent
+subsets, larger n and m), the bounds of its Sec. 6.1 corollary (unnumbered) and the false
+||Y_i|| <= B of App. A, Nyström kernel principal component regression (Section 8), and the stated
+costs (Secs. 4, 6, 7.1), counted.
 
 Where the paper and its code (the author's ``nystrompca`` package at commit
 3361539, whose bound matches the paper's) disagree, each claim says which it
@@ -25,7 +26,7 @@ each family module holds its claims' broken variants."""
 from __future__ import annotations
 
 from ...claim import Paper
-from . import bound, cor61, identities, kpcr, table3
+from . import bound, bound_large, cor61, cost, identities, intro, kpcr, table3
 from .inventory import RESULTS  # noqa: F401 - the paper's statements and what checks them
 
 PAPER = Paper(
@@ -75,4 +76,4 @@ PAPER = Paper(
 """,
 )
 
-CLAIMS = [*identities.CLAIMS, *table3.CLAIMS, *bound.CLAIMS, *cor61.CLAIMS, *kpcr.CLAIMS]
+CLAIMS = [*intro.CLAIMS, *identities.CLAIMS, *table3.CLAIMS, *bound.CLAIMS, *bound_large.CLAIMS, *cor61.CLAIMS, *kpcr.CLAIMS, *cost.CLAIMS]
