@@ -76,6 +76,16 @@ class Kernel:
                 raise ValueError("coef0 must be > 0 for the normalised polynomial kernel "
                                  "(k(x, x) would vanish at x = 0)")
 
+    def __repr__(self) -> str:
+        """The parameters the kernel reads: none for the linear kernel, gamma for the
+        squared-distance and Laplacian kernels, all four for the polynomial one."""
+        if self.name == "linear":
+            return "Kernel('linear')"
+        if self.name != "polynomial":
+            return f"Kernel({self.name!r}, gamma={self.gamma!r})"
+        return (f"Kernel('polynomial', gamma={self.gamma!r}, degree={self.degree!r}, coef0={self.coef0!r}"
+                + (", normalize=True)" if self.normalize else ")"))
+
     # -- evaluation -----------------------------------------------------------
     def block(self, X, Y=None, *, validate: bool = True, out=None) -> np.ndarray:
         """The kernel block K[i, j] = k(x_i, y_j), shape (len(X), len(Y)).

@@ -414,3 +414,25 @@ def test_a_feature_map_off_by_a_constant_fails_rff_rate_and_the_summary_names_th
     v = check(ext.half_scaled_rff, claims=["ghashami16.rff-rate"], profile="ci")["ghashami16.rff-rate"]
     assert v.status == "fails", v.summary
     assert "a missing scale?" in v.summary and "mean |c - 1|" in v.summary
+
+
+def test_a_summary_opens_with_what_decided_it_and_a_hint_or_erratum_only_where_it_belongs():
+    """A FAILS line opened with a check that passed; HOLDS lines carried the failure hint ('a
+    missing scale?'); every outside FD's summary repeated the built-in halving rule's erratum."""
+    from kpca_suite.suites.judging import AllOf, MeanAtMost
+    from kpca_suite.suites.claim import Cell, Result
+    results = [Result(Cell.make("x.y", "m", n, 0), {"a": 0.5, "b": 2.0}) for n in (10, 20)]
+    out = AllOf(MeanAtMost("a", 1.0, "a", x=None), MeanAtMost("b", 1.0, "b", x=None))(results, "ci")
+    assert out.status == "fails" and out.summary.startswith("mean b 2"), out.summary
+    good = check("ours-rff", claims=["ghashami16.rff-rate"], profile="ci")["ghashami16.rff-rate"]
+    assert good.status == "holds" and "missing scale" not in good.summary
+    fd = check(ext.frequent_directions, claims=["ghashami16.fd-bound"], profile="ci")["ghashami16.fd-bound"]
+    assert fd.status == "holds" and "erratum" not in fd.summary, fd.summary
+
+
+def test_a_kernel_prints_the_parameters_it_reads():
+    from kpca_suite.kernels import Kernel
+    assert repr(Kernel("linear")) == "Kernel('linear')"
+    assert repr(Kernel("laplacian", gamma=0.5)) == "Kernel('laplacian', gamma=0.5)"
+    assert repr(Kernel("polynomial", gamma=0.5, degree=3, normalize=True)) == \
+        "Kernel('polynomial', gamma=0.5, degree=3, coef0=1.0, normalize=True)"

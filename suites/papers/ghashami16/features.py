@@ -319,8 +319,8 @@ CLAIMS = [
                                 ylabel="||G - ZZ^T||_2 / n", predicted=-0.5, x="m"),
                     MeanAtMost("frob_level", RFF_LEVEL_MAX, "||G - ZZ^T||_F^2 / its i.i.d.-cos expectation",
                                x=None),
-                    MeanAtMost("scale_error", RFF_SCALE_MAX, "|c - 1| of ZZ^T ≈ c G, c = tr(ZZ^T) / tr(G) (c far "
-                               "from 1: the map is off by a constant factor, a missing scale?)", x=None)),
+                    MeanAtMost("scale_error", RFF_SCALE_MAX, "|c - 1| of ZZ^T ≈ c G, c = tr(ZZ^T) / tr(G)", x=None,
+                               hint="c far from 1: the map is off by a constant factor, a missing scale?")),
         tolerance=Tolerance(
             rule=f"bootstrap 95% CI of the slope in m inside [{RFF_BAND[0]}, {RFF_BAND[1]}]; the level: mean "
                  f"||G - ZZ^T||_F^2 over its exact i.i.d.-cos expectation, pooled over every cell, <= "
