@@ -20,7 +20,6 @@ Eq. (5) and lambda* exact from the FFT, so that no O(n^3) step chooses p):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -30,28 +29,11 @@ from kpca_suite.theory.dof import dof_circulant, optimal_lambda
 from kpca_suite.theory.periodic import grid_design, grid_energy, grid_spectrum, periodic_signal
 
 from ...claim import Claim, Fault, Grid, PerProfile, Tolerance
+from ...counting import CountingPeriodicKernel, traced_peak
 from ...judging import AllOf, SlopeInBand
-from ..ghashami16.space import _traced_peak
 from ._common import SIGMA2, SIGNAL
 
 COST_C = 2.0          # p = ⌈COST_C d(lambda*)⌉
-
-
-@dataclass(frozen=True)
-class CountingPeriodicKernel(PeriodicKernel):
-    """A periodic kernel that counts the entries of the blocks and diagonals it evaluates (``counts["entries"]``)."""
-
-    counts: dict = field(default_factory=dict, compare=False)
-
-    def block(self, X, Y=None, **kw):
-        K = super().block(X, Y, **kw)
-        self.counts["entries"] = self.counts.get("entries", 0) + K.size
-        return K
-
-    def diag(self, X, **kw):
-        v = super().diag(X, **kw)
-        self.counts["entries"] = self.counts.get("entries", 0) + v.size
-        return v
 
 
 def cost_experiment(cell, estimators) -> dict:
@@ -67,7 +49,7 @@ def cost_experiment(cell, estimators) -> dict:
     estimators["nystrom"](PeriodicKernel("poly", 1), lam, p, random_state=0).fit(X, y)  # untraced: first-call imports
     kern = CountingPeriodicKernel("poly", 1, counts={})
     est = estimators["nystrom"](kern, lam, p, random_state=cell.rng("columns"))
-    peak = _traced_peak(lambda: est.fit(X, y))
+    peak = traced_peak(lambda: est.fit(X, y))
     r = est.rank_
     entries = float(kern.counts["entries"])
     return {"p": float(p), "rank": float(r), "entries": entries, "peak": float(peak),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tracemalloc
 
 import numpy as np
 
@@ -12,6 +11,7 @@ from kpca_suite.methods.streaming_nystrom import StreamingNystrom
 from kpca_suite.theory.ghashami16 import paper_space
 
 from ...claim import Cell, Claim, Fault, PerProfile, Tolerance
+from ...counting import traced_peak
 from ...judging import AllOf, AllWithin, SlopeInBand
 from ._common import _make, _warm, crossed, single_threaded
 
@@ -28,24 +28,6 @@ SPACE_BANDS = {"skpca": (0.8, 1.2), "rnca": (1.8, 2.2), "nystrom": (1.8, 2.2)}
 PEAK_OVER_SPACE_MAX = 6.0
 
 
-def _traced_peak(fn) -> int:
-    """Peak traced bytes (tracemalloc) above the level before ``fn()``. Under the
-    runner (already tracing) this resets its peak, so the cell's recorded peak is
-    that of the fit too."""
-    started = not tracemalloc.is_tracing()
-    if started:
-        tracemalloc.start()
-    base, _ = tracemalloc.get_traced_memory()
-    tracemalloc.reset_peak()
-    try:
-        fn()
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        if started:
-            tracemalloc.stop()
-    return peak - base
-
-
 @single_threaded
 def space_experiment(cell: Cell, estimators) -> dict:
     """Floats held (``space_``) and traced peak bytes of one fit, versus m; the level:
@@ -56,7 +38,7 @@ def space_experiment(cell: Cell, estimators) -> dict:
     X = cell.rng().standard_normal((cell.n, SPACE_D))
     est = _make(estimators, cell.method, cell.p["m"], 1.0 / (2 * SPACE_D), cell.rng("method"), SPACE_ELL,
                 block_size=SPACE_BLOCK)
-    peak = _traced_peak(lambda: est.fit(X))
+    peak = traced_peak(lambda: est.fit(X))
     space = float(est.space_)
     return {"space": space, "peak_bytes": float(peak),
             "space_off": abs(space - paper_space(cell.method, cell.p["m"], SPACE_D, SPACE_ELL)),

@@ -27,59 +27,21 @@ variance c sum_i (1/i)(1 - 1/i)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from kpca_suite.kernels import Kernel, check_random_state
-from kpca_suite.kernels.random_features import RandomFourierFeatures
 from kpca_suite.methods.rf_erm import RFERM as RNCA
 from kpca_suite.methods.skpca import SKPCA
 from kpca_suite.methods.streaming_nystrom import StreamingNystrom
 
 from ...claim import Cell, Claim, Fault, PerProfile, Tolerance
+from ...counting import CountingKernel, counted, traced_peak
 from ...judging import AllOf, MeanAtMost, SlopeInBand, Where
 from ._common import ELLS, _warm, crossed, single_threaded
-from .space import _traced_peak
 
 COST_D, COST_ELL, COST_BLOCK = 16, 10, 64  # d, Algorithm 1's fixed ell, rows mapped at a time when streamed
 N_SWEEP_M, ELL_SWEEP_M = 64, 256            # m = c of the sweep in n, m of the sweep in ell
 COST_ELLS = (5, 10, 20, 30, 50)              # ell = 2 shrinks at sigma_1 (keeps nothing): not on the slope
-
-
-@dataclass(frozen=True)
-class CountingFeatures(RandomFourierFeatures):
-    """A random Fourier feature map that counts the rows it transforms (``counts["rows"]``)."""
-
-    counts: dict = field(default_factory=dict, compare=False)
-
-    def transform(self, X):
-        Z = super().transform(X)
-        self.counts["rows"] = self.counts.get("rows", 0) + Z.shape[0]
-        return Z
-
-
-@dataclass(frozen=True)
-class CountingKernel(Kernel):
-    """A kernel that counts the entries of the blocks it evaluates (``counts["entries"]``)."""
-
-    counts: dict = field(default_factory=dict, compare=False)
-
-    def block(self, X, Y=None, **kw):
-        K = super().block(X, Y, **kw)
-        self.counts["entries"] = self.counts.get("entries", 0) + K.size
-        return K
-
-
-def counted(cls):
-    """``cls`` (a random-feature estimator) drawing its map as a :class:`CountingFeatures`."""
-
-    def _draw_feature_map(self, d, rng):
-        f = super(sub, self)._draw_feature_map(d, rng)
-        return CountingFeatures(f.omega, f.phase, f.variant, {})
-
-    sub = type(f"Counted{cls.__name__}", (cls,), {"_draw_feature_map": _draw_feature_map})
-    return sub
 
 
 def feature_ops(est) -> float:
@@ -147,7 +109,7 @@ def _stream_peak(estimators, X, m, cell) -> int:
         for i in range(0, len(X), STREAM_CHUNK):
             est.partial_fit(X[i:i + STREAM_CHUNK])
 
-    return _traced_peak(stream)
+    return traced_peak(stream)
 
 
 @single_threaded
