@@ -101,6 +101,20 @@ def test_the_smoother_of_a_regressor_is_read_with_one_or_n_fits_and_gives_the_sp
     assert np.allclose(two_d @ y, ext.nystrom_krr(12, kern, 0.06, 3).fit(X, y).predict(X), atol=1e-10)
 
 
+def test_a_regressor_of_1d_targets_whose_n_fits_take_too_long_is_refused_with_the_estimate(monkeypatch):
+    """A krr factory that takes only 1-D targets made bach13.rank-rule run n fits per smoother
+    (2,101 s through check at ci): over the smoother's budget the regressor is refused, n/a
+    with the estimated time, before the n fits."""
+    from kpca_suite.suites.roles import Unsupported
+    X = uniform_design(60, 1)
+    kern = PeriodicKernel("exp", 1.0)
+    monkeypatch.setattr(b13_rank, "ONE_D_SMOOTHER_SECONDS", 0.0)
+    with pytest.raises(Unsupported, match=r"fit takes only 1-D targets .* each smoother needs n = 60 fits, about "
+                                          r"\d+ s here, over the 0 s one may take; accept an \(n, outputs\) y"):
+        b13_rank.smoother(ext.OneTargetKRR(12, kern, 0.06, 3), X)
+    assert b13_rank.smoother(ext.nystrom_krr(12, kern, 0.06, 3), X).shape == (60, 60)  # one fit: no budget
+
+
 def test_nystrom_krr_adapter_takes_the_roles_ridge_as_scikit_learns_alpha():
     X = uniform_design(90, 3)
     kern = PeriodicKernel("poly", 1)

@@ -17,7 +17,7 @@ from ...adapters import NystromKRRRole, ours_nystrom_krr
 from ...claim import Claim, Fault, Outcome, PerProfile, Tolerance
 from ...judging import combine
 from ...plots import safe_name, save_figure
-from ...roles import EstimatorDefect, EstimatorRaised, Subject, build
+from ...roles import EstimatorDefect, EstimatorRaised, Subject, Unsupported, build
 from ._common import KERNEL_NAMES, SIGMA2, _RANDOM_DESIGN, _crowded, _per_kernel, _pyplot, _random_problem
 
 # Kernels of the random-design claims: B_2, B_4 and exp(rho = 1), the cases with measured p_1%/d.
@@ -77,11 +77,19 @@ def rank_budgets(d, n) -> dict:
     return out
 
 
+#: The CPU seconds the column-by-column smoother of a regressor that takes only 1-D targets may
+#: take (estimated from its first fit, times n): beyond it the claim is n/a for that regressor,
+#: with the estimate, rather than n fits per smoother for hours (2,101 s through `check` at ci).
+ONE_D_SMOOTHER_SECONDS = 5.0
+
+
 def smoother(est, X) -> np.ndarray:
     """The n x n smoother S of a linear regressor on its training points, f(X) = S y:
     ``predict(X)`` after ``fit(X, I_n)``, or column by column where ``fit`` refuses 2-D
     targets (ValueError or TypeError), n fits instead of one: the cost is said in a
-    warning (kept and said once per claim by the runner), with how to avoid it."""
+    warning (kept and said once per claim by the runner), with how to avoid it, and when the
+    first fit says the n take over :data:`ONE_D_SMOOTHER_SECONDS`, the regressor is refused
+    (:class:`~suites.roles.Unsupported`: the claim is n/a for it, with the estimate)."""
     n = X.shape[0]
     try:
         S = np.asarray(est.fit(X, np.eye(n)).predict(X))
@@ -91,9 +99,14 @@ def smoother(est, X) -> np.ndarray:
             raise
         t0 = time.perf_counter()
         first = np.ravel(est.fit(X, np.eye(n)[0]).predict(X))
+        seconds = n * (time.perf_counter() - t0)
+        if seconds > ONE_D_SMOOTHER_SECONDS:
+            raise Unsupported(f"fit takes only 1-D targets (it refused an (n, n) y: {e}), so each smoother needs "
+                              f"n = {n} fits, about {seconds:.0f} s here, over the {ONE_D_SMOOTHER_SECONDS:g} s one may "
+                              "take; accept an (n, outputs) y to make it one fit")
         warnings.warn(f"fit refused 2-D targets ({e}); the smoother takes n = {n} fits of one column each, "
-                      f"about {n * (time.perf_counter() - t0):.1f} s for this cell: accept an (n, outputs) y to "
-                      "make it one fit", RuntimeWarning)
+                      f"about {seconds:.1f} s for this cell: accept an (n, outputs) y to make it one fit",
+                      RuntimeWarning)
         S = np.column_stack([first] + [np.ravel(est.fit(X, e).predict(X)) for e in np.eye(n)[1:]])
     if S.shape != (n, n):
         raise EstimatorDefect(f"predict(X) after fit(X, I_n) returned shape {S.shape}; n = {n} "
