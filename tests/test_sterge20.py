@@ -21,7 +21,25 @@ def test_every_sterge20_claim_is_registered():
         "identities", "insample-order", "cor42-poly", "cor43-exp", "als", "ablation", "effdim",
         "thm41-bound", "digits", "cor42-poly-centred", "cor43-exp-centred", "ablation-centred",
         "thm41-bound-centred", "cor43-gaussian", "cor43-gaussian-centred", "insample-nystrom",
-        "insample-nystrom-centred")}
+        "insample-nystrom-centred", "theta1-poly", "theta1-exp", "remark1", "eq13", "thm41-als", "cost")}
+
+
+@pytest.mark.parametrize("claim_id", ["sterge20.theta1-poly", "sterge20.theta1-exp", "sterge20.remark1"])
+def test_theta_grids_keep_ell_integer_and_the_budgets_on_the_rate_table(claim_id):
+    """n = l^(2/θ) (poly, α = 2) or round(e^(l/(4θ))) (exp, τ = 1/4), so l(n) is the integer l; at
+    θ = 1 the uniform budget is ceil((n / ln n) ln(n / ln n)) and ALS's ceil((n ln n)^(1/2)) (poly)
+    or ceil(2 ln n ln(n / ln n)) (exp), both below n."""
+    for cell in get(claim_id).cells("ci"):
+        p, n = cell.p, cell.n
+        L = math.log(n)
+        if p["decay"] == "poly":
+            assert n == round(p["ell"] ** (2 / p["theta"]))
+        else:
+            assert round(p["theta"] / 0.25 * L) == p["ell"]
+        if p["theta"] == 1.0:
+            assert p["m"] == math.ceil(n / L * math.log(n / L)) < n
+            als = math.sqrt(n * L) if p["decay"] == "poly" else 2 * L * math.log(n / L)
+            assert p["m_als"] == max(p["ell"], math.ceil(als)) < n
 
 
 @pytest.mark.parametrize("claim_id,method", [("sterge20.cor42-poly", "uniform"), ("sterge20.cor43-exp", "uniform"),

@@ -24,7 +24,7 @@ error), the approximate leverage scores (``scores``) and the leverage-score sum 
 from __future__ import annotations
 
 from ...claim import Paper
-from . import als, bound, centred, digits, effdim, gaussian, insample, rates, recovery
+from . import als, bound, centred, cost, digits, effdim, eq13, gaussian, insample, rates, recovery, theta1
 from .inventory import RESULTS  # noqa: F401 - the paper's statements and what checks them
 
 PAPER = Paper(
@@ -64,6 +64,9 @@ PAPER = Paper(
 - The literal conditions of Theorem 4.1 (m >= 334 log(8n/delta), n >= 1655 kappa, ...) cannot be met at
   benchmark sizes; the bound claim uses the literal m of Theorem 4.1(i) capped at n, and reports how
   loose eqs. (15) and (17) are. N_{C,inf}(t) <= kappa / t.
+- Remark 1(i) says EKPCA converges more slowly than KPCA for θ >= 1; the corollaries give upper bounds only,
+  so this does not follow, and on the Fourier model at θ = 3/2 R_{C_n,l} / R_{C,l} falls with n
+  (`sterge20.remark1`).
 - Slips in the proofs: Cor. 4.2(i) / 4.3(i) cite Theorem 4.1(i) but follow from eq. (13);
   Cor. 4.2(iv) cites "Theorem 4.1(iv)", meaning (ii); Cor. 4.3(ii) cites Theorem 4.1(ii), meaning
   eq. (17); eq. (27) names Hoffman-Wielandt where Weyl's inequality is used; the definition of
@@ -75,4 +78,4 @@ PAPER = Paper(
 """,
 )
 
-CLAIMS = [*insample.CLAIMS, *recovery.CLAIMS, *rates.CLAIMS, *als.CLAIMS, *effdim.CLAIMS, *bound.CLAIMS, *centred.CLAIMS, *gaussian.CLAIMS, *digits.CLAIMS]
+CLAIMS = [*insample.CLAIMS, *recovery.CLAIMS, *rates.CLAIMS, *als.CLAIMS, *effdim.CLAIMS, *bound.CLAIMS, *centred.CLAIMS, *gaussian.CLAIMS, *theta1.CLAIMS, *eq13.CLAIMS, *cost.CLAIMS, *digits.CLAIMS]

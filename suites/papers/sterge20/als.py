@@ -12,6 +12,7 @@ import numpy as np
 from kpca_suite.kernels import approximate_leverage_scores
 from kpca_suite.methods import LeverageScoreLandmarks, NystromKPCA
 from kpca_suite.theory import ekpca_population_error
+from kpca_suite.theory.bounds import corollary_t
 
 from ...claim import Claim, Fault, Tolerance
 from ...judging import AllOf, MeanAtMost, ProbableBound, SlopeInBand, Where
@@ -21,12 +22,15 @@ from .rates import R_FLOOR, THETA, _rate_grids, _three_seeds, _within, clustered
 
 @dataclass(frozen=True)
 class _ALS:
-    """ALS landmarks at the level the corollaries use: s = n^-theta, read from the data."""
+    """ALS landmarks at the level the corollaries' proofs use, n read from the data:
+    s = n^-theta for theta < 1, ln(n) / n for theta >= 1 (:func:`theory.bounds.corollary_t`)."""
 
     m: int
+    theta: float = THETA
 
     def select(self, X, kernel, random_state=None):
-        return LeverageScoreLandmarks(self.m, s=X.shape[0] ** -THETA).select(X, kernel, random_state)
+        s = corollary_t(X.shape[0], self.theta)
+        return LeverageScoreLandmarks(self.m, s=s).select(X, kernel, random_state)
 
 
 def leverage_nystrom(n_components, budget, kernel, random_state):
