@@ -23,7 +23,7 @@ def test_the_ullah18_claims_are_declared():
     assert [c.id for c in ul.CLAIMS] == ["ullah18." + s for s in (
         "rate-erm", "rate-oja", "fixed-m-plateau", "rate-erm-centred", "rate-oja-centred",
         "fixed-m-plateau-centred", "estimation", "oja-esl", "objective-vs-subspace", "lemmas", "digits-curves",
-        "decay-assumption", "approximation-bound", "covariance-bound", "cost")]
+        "decay-assumption", "approximation-bound", "covariance-bound", "cost", "pass-cost")]
 
 
 def test_m_rule_is_sqrt_n_ln_n():
@@ -71,12 +71,30 @@ def test_frozen_oja_fails_the_quality_part_of_digits_curves():
     assert v.status == "fails", v.summary
     assert v.measured["rf-oja_k5"] > ul_digits.DIGITS_CLOSE >= v.measured["rf-erm_k5"]
     assert "state constant" in v.summary
+    # ... and it never reaches the level, so its counted work to reach it is infinite
+    assert math.isinf(v.measured["oja_over_rferm_to_level_k5"])
 
 
 def test_feature_storing_oja_fails_the_memory_part_of_digits_curves():
     v = run_claim("ullah18.digits-curves", fault="feature-storing-oja")
     assert v.status == "fails", v.summary
     assert v.measured["rf-oja_k5"] <= ul_digits.DIGITS_CLOSE and "state grows with n" in v.summary
+
+
+def test_the_pass_cost_counts_the_rows_the_map_transforms():
+    # RF-Oja maps each row once; the refitting fault maps the rows seen again on every chunk
+    # (256, 512, 768, 1024 rows for n = 1024); RF-ERM maps each row once in its one fit.
+    from kpca_suite.suites.papers.ullah18 import cost as ul_cost
+
+    n = 1024
+    for method, factory, rows in (("rf-oja", ul_rates.rf_oja, n), ("rf-oja", ul_cost.rf_oja_refitting, 2560),
+                                  ("rf-erm", ul_common.rf_erm, n)):
+        cell = Cell.make("ullah18.pass-cost", method, n, 0, m=ul_rates.m_rule(n))
+        out = ul_cost.pass_cost_experiment(cell, {method: factory})
+        assert out["rows_mapped"] == rows, (factory, out)
+    m, k, d = ul_rates.m_rule(n), ul_common.K, 1
+    # one QR at the start, then ceil(256 / qr_every) per chunk of 256 rows
+    assert ul_cost.oja_ops(n, d, m, k, 8, [256] * 4) == n * (d * m + m + 2 * m * k) + 2 * m * k * k * (1 + 4 * 32)
 
 
 def test_the_estimation_experiment_evaluates_the_estimators_own_feature_map():

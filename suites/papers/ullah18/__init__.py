@@ -64,6 +64,9 @@ PAPER = Paper(
 - Lemma E.2's 1/n should be 1/n^2 for K the Gram matrix k(x_q, x_r) of the n evaluation points.
 - Table 1's O~(k/eps^3) per-iteration cost and O~(1/eps^3) memory of RF-ERM are App. D.1's O(m^2 k) and O(m^2),
   i.e. O~(k/eps^2) and O~(1/eps^2) with m = O~(1/eps) (ullah18.cost counts the memory).
+- Sec. 1 gives RF-ERM with m = Omega(k sqrt(n) log n) an overall runtime O(k n^(3/2) log n); that is
+  RF-Oja's pass (n steps of O(m k)). RF-ERM forms C_hat_m in O(n m^2) = O(n^2 log^2 n) (ullah18.pass-cost
+  counts both passes).
 - log(delta/2) and log(delta/(2m)) are negative for delta < 1 and are read as log(2/delta),
   log(2m/delta); the log base is never stated. The code takes m = ceil(sqrt(n) ln n) (natural log).
 - The step sizes of RF-Oja (Thm D.3) come without constants, and the phase-2 step
