@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import kpca_suite.suites.papers.hallgren21 as h21
+from kpca_suite.suites.papers.hallgren21 import baselines as h21_baselines
 from kpca_suite.suites.papers.hallgren21 import cor61 as h21_cor61
 from kpca_suite.suites.papers.hallgren21 import _released as h21_released
 from kpca_suite.suites.papers.hallgren21 import table3 as h21_table3
@@ -240,11 +241,38 @@ def test_paper_difference_reason_reads_the_linear_column():
     assert "differs from the code's by 0.0937" in h21_table3.paper_difference_reason(0.0937)
 
 
+def test_lle_column_by_one_fit_equals_the_codes_refit_for_each_d():
+    from sklearn.manifold import LocallyLinearEmbedding
+
+    X = data(120, seed=0, p=6)
+    Xtr, Xte = X[:90], X[90:]
+
+    def var(k):
+        return LocallyLinearEmbedding(n_components=k, eigen_solver="dense").fit(Xtr).transform(Xte).var(axis=0).sum()
+
+    np.testing.assert_allclose(h21_baselines.lle_column(Xtr, Xte, 4, 0), [var(k) / var(6) for k in range(1, 5)],
+                               rtol=1e-10)
+
+
+def test_linear_pca_is_the_ky_fan_optimum_and_the_faults_are_not():
+    X = data(200, seed=1, p=5) @ np.diag([3.0, 2.0, 1.0, 0.5, 0.2])
+    lam = np.linalg.eigvalsh(np.cov(X, rowvar=False, bias=True))[::-1]
+    kyfan = np.cumsum(lam)[:3] / lam.sum()
+
+    def fraction(pca):
+        return np.cumsum(pca(3).fit(X).transform(X).var(axis=0)) / X.var(axis=0).sum()
+
+    np.testing.assert_allclose(fraction(h21_baselines.linear_pca), kyfan, rtol=1e-12)
+    assert np.all(fraction(h21_baselines.AscendingPCA) < kyfan - 0.1)
+    assert np.max(np.abs(fraction(h21_baselines.LoadingsPCA) - kyfan)) > 0.1
+
+
 # -- the claims ---------------------------------------------------------------------------------
 
 def test_every_hallgren21_claim_is_declared_with_a_fault():
     assert {c.id for c in h21.CLAIMS} == {"hallgren21." + s for s in (
-        "intro-digits", "identities", "every-point", "prop1-2", "table3", "table3-gap", "thm3-coverage",
+        "intro-digits", "identities", "every-point", "prop1-2", "table3", "table3-gap", "table3-baselines",
+        "thm3-coverage",
         "any-subsampling", "bound-large", "cor61", "cor61-centred", "cor61-hs", "app-a-y", "kpcr", "fig4-krr",
         "cost")}
     assert all(c.faults for c in h21.CLAIMS)

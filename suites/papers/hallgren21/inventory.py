@@ -321,18 +321,25 @@ RESULTS = (
             "column as the witness of whether rows and split match"),
     Stated(
         "Table 3, Linear / Sparse PCA / LLE / ICA", "table",
-        "The same fractions for linear PCA, sparse PCA (not run on drug, digits, dailykos, nips), LLE and ICA, "
-        "measured in the input space; linear PCA captures the most on the low-dimensional sets.",
-        gap="a claim would run the released code's baselines (its run_sparse_pca, run_lle, run_ica: scikit-learn "
-            "SparsePCA where p <= 25, LocallyLinearEmbedding, FastICA, unseeded, so NumPy's global generator seeded "
-            "as for its linear PCA) on table3's split and judge 'linear PCA captures the most' on the six "
-            "low-dimensional sets with a slack: measured once (seed 1, 2026-11-29) linear PCA is at least every "
-            "other input-space column minus 0.0144 (yeast; magic 0.0133; on the others it leads by 0.008-0.20), "
-            "and the printed table itself has Sparse PCA above linear PCA on yeast at d = 6-8 (by up to 0.0103) "
-            "and LLE equal to it on magic at d = 10, so the sentence holds only up to about 0.02; our columns are "
-            "0.012-0.21 from the printed ones (unseeded in the paper). Not closed: those baselines took 16-72 s per "
-            "set here (SparsePCA and LLE refit for each d), far over a ci budget of 3 s, and a reduced ci would no "
-            "longer be the table"),
+        "The same fractions for linear PCA, sparse PCA (not run where p > 25: cardiotocography, drug, digits, "
+        "dailykos, nips), LLE and ICA, measured in the input space; linear PCA captures the most on the "
+        "low-dimensional sets.",
+        claims=("hallgren21.table3-baselines",),
+        how="ordering: on the six low-dimensional sets (the code's split: first 1000 rows, 75/25, seed 1) the "
+            "released code's input-space baselines run with scikit-learn directly (SparsePCA where p <= 25, "
+            "refit per d; LLE by one dense fit, equal to the per-d dense refits; FastICA refit per d), seeded "
+            "from the cell's stream: linear PCA's held-out fraction is judged >= max(Sparse, LLE, ICA) - 0.03 at "
+            "every d = 1..10 (worst correct +0.0152 at ci, yeast, 400 rows; +0.0127 at quick, magic, SparsePCA "
+            "capped at 20 iterations; +0.0144 at full, yeast, the code's iterations; the printed table itself "
+            "+0.0103), and its in-sample fraction equal to the Ky Fan optimum within 1e-9 (1.4e-15). Our "
+            "columns are reported beside the printed ones (largest distance at full: 0.02 cardiotocography, "
+            "0.04 drug, 0.10 segmentation, 0.13 yeast, 0.21 magic, where the printed ICA stays at 0.6962 for "
+            "d = 7-9, and 0.39 digits, where the released code's Linear column equals ours: a pixel almost "
+            "constant in training holds 221 of the 272 test variance, so the printed digits row came from other "
+            "data). Faults: eigh's ascending order (+0.57) and "
+            "loadings for directions (Ky Fan gap 0.57) fail. Not judged: the bag-of-words sets, where the "
+            "printed LLE and ICA pass linear PCA (not low-dimensional), and the kernel columns (measured in the "
+            "RKHS; the printed yeast KPCA is above linear PCA at d = 1-4)"),
     Stated(
         "Sec. 7.1, Nyström versus Subset PCA", "section",
         "Nyström KPCA captures more held-out variance than Subset PCA on every set but dailykos and nips; on the "

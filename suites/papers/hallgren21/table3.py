@@ -117,13 +117,14 @@ def _curve(metrics, name):
 
 
 def _split(cell: Cell):
-    """The code's setting: the first TABLE_N rows of ``cell.p["data"]``, a 75/25 split
+    """The code's setting: the first ``cell.n`` rows (TABLE_N in the table's cells) of
+    ``cell.p["data"]``, a 75/25 split
     (random_state = seed) standardised with training statistics, the subset of TABLE_M
     drawn by default_rng(seed) and the Gaussian kernel of its mean distance. Returns
     (Xtr, Xte, subset indices, kernel)."""
     from sklearn.model_selection import train_test_split
 
-    X, _ = load_uci(cell.p["data"], n=TABLE_N, standardize=False)
+    X, _ = load_uci(cell.p["data"], n=cell.n, standardize=False)
     Xtr, Xte = train_test_split(X, test_size=0.25, random_state=cell.seed)
     mu, sd = Xtr.mean(axis=0), Xtr.std(axis=0)
     sd[sd == 0] = 1.0
