@@ -613,10 +613,10 @@ def test_random_column_orders_are_uniform_permutations(name):
     assert p_of(draw(X, np.random.default_rng(seed)) for seed in range(R)) > ALPHA
     rng = np.random.default_rng(108)
     assert p_of((rng.integers(n) + np.arange(n)) % n for _ in range(R)) < ALPHA
-    if name.startswith("NystromKRR"):  # the fit keeps that order's first p columns
+    if name.startswith("NystromKRR"):  # the fit keeps that order's first p columns (pivoted among themselves)
         Xg = np.random.default_rng(11).standard_normal((12, 2))
         est = NystromKRR(Kernel("gaussian", gamma=0.5), 0.1, 3, sampling="random", random_state=5).fit(Xg, Xg[:, 0])
-        assert np.array_equal(est.column_indices_, draw(Xg, np.random.default_rng(5))[:3])
+        assert sorted(est.column_indices_) == sorted(draw(Xg, np.random.default_rng(5))[:3])
 
 
 # ---------------------------------------------------------------------- leverage scores

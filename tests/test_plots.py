@@ -140,13 +140,13 @@ def test_a_method_keeps_its_colour_in_every_panel(monkeypatch, tmp_path):
 
 
 def test_table1_lines_keep_their_colours(monkeypatch, tmp_path):
-    """bach13.table1 (ci), whose lines changed colour between its three panels."""
+    """bach13.table1 (ci), whose lines changed colour between its panels."""
     claim = registry.select(["bach13.table1"])
     verdict = evaluate(claim, "ci", jobs=1).verdicts["bach13.table1"]
     fig = drawn(monkeypatch, verdict, tmp_path)
-    assert len(fig.axes) == 3
+    assert len(fig.axes) == 4
     seen = _colors_by_method(fig)
-    assert set(seen) == {"line 1", "line 2", "line 5", "line 6"}
+    assert set(seen) == {f"line {i}" for i in range(1, 7)}
     assert all(len(colours) == 1 for colours in seen.values()), seen
     for ax in fig.axes:
         labels = legend_labels(ax)
@@ -205,8 +205,8 @@ def test_a_claims_table_goes_to_a_file_not_stdout(tmp_path, capfd):
                      "--no-progress"])
     out = capfd.readouterr().out.splitlines()
     assert code == 0
-    assert len(out) == 2 and out[0].startswith("HOLDS") and "hallgren21.table3:" in out[0], out
-    assert out[1].startswith("report: ")
+    assert len(out) == 3 and out[0].startswith("HOLDS") and "hallgren21.table3:" in out[0], out
+    assert out[1].startswith("report: ") and out[2].startswith("ledger head ")
     table = tmp_path / "plots" / "hallgren21.table3.txt"
     assert len(table.read_text().splitlines()) > 10
     assert "plots/hallgren21.table3.txt" in (tmp_path / "report.md").read_text()

@@ -73,7 +73,7 @@ def test_own_papers_are_those_of_the_papers_package(ship):
     assert "plug7.mean-rate" in registry.load_all()
     assert registry.is_ours(f"{registry.PAPERS_PACKAGE}.sterge20") and not registry.is_ours("plug7.paper")
     assert "plug7" not in registry.own_papers() and "sterge20" in registry.own_papers()
-    ours = ("bach13", "ghashami16", "hallgren21", "landmarks", "selfcheck", "sterge20", "ullah18")
+    ours = ("bach13", "ghashami16", "hallgren21", "landmarks", "numerics", "selfcheck", "sterge20", "ullah18")
     assert [c.id for c in registry.own_claims()] == [c.id for c in registry.select() if c.paper in ours]
 
 
