@@ -2,7 +2,7 @@
 data far from the origin and at extreme scales, float32 and float64, and Nyström
 factorisations from K near rank one to near the identity, with duplicated landmarks and
 more landmarks than K's numerical rank, each judged against a stable reference with a
-bound that scales with the unit round-off (issue #62)."""
+bound that scales with the unit round-off."""
 
 from ...claim import Paper
 from . import krr, nystrom, shift

@@ -133,7 +133,7 @@ def normal_equations(budget, kernel, ridge, random_state):
 CLAIMS = [
     Claim(
         id="numerics.krr-reference",
-        source="kpca-suite numerics (issue #62): KRR's fitted values K(K + nλI)^-1 y (Bach 2013, Sec. 2) against a "
+        source="kpca-suite numerics: KRR's fitted values K(K + nλI)^-1 y (Bach 2013, Sec. 2) against a "
                "spectral reference",
         statement="Kernel ridge regression, exact or Nyström on every column, fits within its forward-error bound "
                   "of a stable reference, from K of low numerical rank to near the identity, with duplicated rows "

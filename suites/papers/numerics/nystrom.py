@@ -158,7 +158,7 @@ def absolute_tol(n_components, budget, kernel, random_state):
 CLAIMS = [
     Claim(
         id="numerics.nystrom-conditioning",
-        source="kpca-suite numerics (issue #62): K - L is a Schur complement (Bach 2013, Eq. (4)), so |K - L|_ij "
+        source="kpca-suite numerics: K - L is a Schur complement (Bach 2013, Eq. (4)), so |K - L|_ij "
                "<= max_i (K - L)_ii",
         statement="A Nyström feature map misses no entry of K by more than the largest diagonal entry of K - Z Zᵀ, "
                   "plus round-off, from K near rank one to near the identity, with duplicated landmarks, more "

@@ -87,7 +87,7 @@ def experiment(cell, estimators):
 CLAIMS = [
     Claim(
         id="numerics.kernel-shift",
-        source="kpca-suite numerics (issue #62): kernels/spec.py, the squared distance about the mean of X",
+        source="kpca-suite numerics: kernels/spec.py, the squared distance expanded about the data when they lie far from the origin",
         statement="The Gaussian, Cauchy and Laplacian blocks are translation invariant in floating point too: "
                   "for data far from the origin and at extreme scales, in float64 and float32, they are within "
                   "round-off of the block from the differences x - y",
