@@ -31,35 +31,40 @@ from .validation import check_array, check_positive, check_same_width
 KERNELS = ("gaussian", "laplacian", "cauchy", "polynomial", "linear")
 
 
-#: The expansion is made about the data (:func:`_centred`) when the rows lie this many times
+#: The expansion is made about the data (:func:`_expanded`) when the rows lie this many times
 #: (in squared norm) further from the origin than from the mean of X.
 FAR_FROM_ORIGIN = 16.0
 
 
-def _centred(X, Y):
-    """(X, Y), or X - c and Y - c with c the mean of X's rows when the data lie far from the
-    origin (max ||x||^2 > FAR_FROM_ORIGIN max ||x - c||^2, over the rows of X and Y).
+def _expanded(X, Y):
+    """(X, Y, ||x_i||^2, ||y_j||^2) for the expansion ||x - y||^2 = ||x||^2 + ||y||^2 - 2 x^T y:
+    about the origin, or, when the data lie far from it (max ||z||^2 > FAR_FROM_ORIGIN max
+    ||z - c||^2 over the rows of X and Y, c the mean of X's rows), about c: X - c, Y - c and
+    their norms.
 
-    The squared-distance kernels expand ||x - y||^2 = ||x||^2 + ||y||^2 - 2 x^T y, whose
-    round-off is about eps (||x||^2 + ||y||^2): for data far from the origin it swamps the
-    distance (300 points of spread 1e-3 shifted by 1e6, gamma = 1e4: a diagonal of 3.3e-9
-    where it is exactly 1). The kernels are translation invariant, so for such data the
-    expansion is made about a point of the data instead, and its round-off is eps times the
-    squared diameter about that point. Elsewhere it stays about the origin, so that every
+    The expansion's round-off is about eps (||x||^2 + ||y||^2): for data far from the origin
+    it swamps the distance (300 points of spread 1e-3 shifted by 1e6, gamma = 1e4: a diagonal
+    of 3.3e-9 where it is exactly 1). The kernels are translation invariant, so for such data
+    the expansion is made about a point of the data instead, and its round-off is eps times
+    the squared diameter about that point. Elsewhere it stays about the origin, so that every
     entry depends on its two rows alone, not on the block's other rows (a fit by chunks then
-    gives the same bits as one in a single block). O((n + m) d) beside the block's O(n m d)
-    product and n m exp (perf.gaussian-block measures the cost)."""
+    gives the same bits as one in a single block). The decision costs one O((n + m) d)
+    product, Z c, beside the norms the expansion needs anyway (perf.gaussian-block measures
+    the block)."""
+    x_sq = _jit.row_sq_norms(X)
+    y_sq = x_sq if Y is X else _jit.row_sq_norms(Y)
     if not len(X) or not len(Y):
-        return X, Y
+        return X, Y, x_sq, y_sq
     c = X.mean(axis=0)
     cc = float(c @ c)
-    sq = [np.einsum("ij,ij->i", Z, Z) for Z in (X, Y)]
-    far = max(float(np.max(q)) for q in sq)
-    near = max(float(np.max(q - 2 * (Z @ c) + cc)) for q, Z in zip(sq, (X, Y)))  # ||z - c||^2, no copy of Z
+    far = max(float(np.max(x_sq)), float(np.max(y_sq)))
+    near = max(float(np.max(q - 2 * (Z @ c) + cc)) for q, Z in ((x_sq, X), (y_sq, Y)))  # ||z - c||^2, no copy
     if not far > FAR_FROM_ORIGIN * near:
-        return X, Y
+        return X, Y, x_sq, y_sq
     Xc = X - c
-    return Xc, (Xc if Y is X else Y - c)
+    Yc = Xc if Y is X else Y - c
+    xc_sq = _jit.row_sq_norms(Xc)
+    return Xc, Yc, xc_sq, (xc_sq if Yc is Xc else _jit.row_sq_norms(Yc))
 
 
 @dataclass(frozen=True)
@@ -112,7 +117,7 @@ class Kernel:
         float32, and float64 otherwise: a float32 Gaussian block agrees with the
         float64 one to about eps_32 (1 + gamma (||x - c||^2 + ||y - c||^2)), the
         round-off of the squared distance expanded about c, the mean of X's rows
-        (:func:`_centred`; perf.gaussian-block measures both). ``out``,
+        (:func:`_expanded`; perf.gaussian-block measures both). ``out``,
         an array of that shape and dtype (a strided view of a larger matrix is fine),
         receives the block and is returned: filling a big matrix block by block then
         needs no copy (the Gaussian's exp writes straight into it).
@@ -139,7 +144,7 @@ class Kernel:
         if self.name == "laplacian":
             return _jit.laplacian_block(X, Y, self.gamma)
         if self.name in ("gaussian", "cauchy"):
-            X, Y = _centred(X, Y)
+            X, Y, x_sq, y_sq = _expanded(X, Y)
         G = X @ Y.T
         if self.name == "linear":
             return G
@@ -150,8 +155,6 @@ class Kernel:
                 xd = yd = np.empty(0)
             return _jit.polynomial_from_gram(G, self.gamma, self.coef0, int(self.degree),
                                              xd, yd, self.normalize)
-        x_sq = _jit.row_sq_norms(X)
-        y_sq = x_sq if Y is X else _jit.row_sq_norms(Y)
         if self.name == "gaussian":
             return np.exp(_jit.neg_scaled_sq_dist_from_gram(G, x_sq, y_sq, G.dtype.type(self.gamma)),
                           out=G if out is None else out)
