@@ -15,7 +15,8 @@ is p gamma, not gamma). The paper's lambda is the parameter ``ridge``:
              \\Phi w = L (L + n \\lambda I)^{-1} y,
 
   and, when W is invertible, the same fit without Phi:
-  z_hat = C (C^T C + n lambda W)^{-1} C^T y. The feature map at any x is
+  z_hat = C (C^T C + n lambda W)^{-1} C^T y, solved as the least squares of
+  [C; sqrt(n lambda) R^T] by QR (forming C^T C would square cond(W)). The feature map at any x is
   phi(x) = R^{-1} k(I, x), R = G[I, :] lower triangular (R R^T = W), which is G's rows on
   the training set; so f(x) = k(x, I) beta with beta = R^{-T} w (``dual_coef_``) for
   both solvers.
@@ -89,6 +90,15 @@ def column_features(kernel, columns, R, X) -> np.ndarray:
     return sla.solve_triangular(R, Kx, lower=True).T
 
 
+def stacked_least_squares(C, R, nlam, y):
+    """beta = (C^T C + n lambda W)^{-1} C^T y with W = R R^T, as the least-squares solution
+    of [C; sqrt(n lambda) R^T] beta ~ [y; 0] by QR: the same normal equations, but a forward
+    error in eps cond([C; sqrt(n lambda) R^T]), where forming C^T C + n lambda W squares it."""
+    Q, T = np.linalg.qr(np.vstack([C, np.sqrt(nlam) * R.T]))
+    rhs = Q[:C.shape[0]].T @ y    # the zero block of [y; 0] adds nothing
+    return sla.solve_triangular(T, rhs, lower=False)
+
+
 class _KRRBase:
     def __init__(self, kernel, ridge: float):
         self.kernel = kernel
@@ -155,7 +165,8 @@ class NystromKRR(_KRRBase):
         How the p columns are chosen (a strategy object chooses them itself).
     solver : {"features", "columns"}
         "features" (w = (Phi^T Phi + n ridge I)^{-1} Phi^T y, O(p^2 n)) or "columns"
-        (C (C^T C + n ridge W)^{-1} C^T y; needs W invertible, squares its condition number).
+        (C (C^T C + n ridge W)^{-1} C^T y, W = R R^T over the kept columns, solved as the least
+        squares of [C; sqrt(n ridge) R^T] by QR: :func:`stacked_least_squares`, as accurate as "features").
     tol : float
         Residual cut-off of the incomplete Cholesky, relative to max_i K_ii.
     random_state : int, Generator or None
@@ -201,10 +212,8 @@ class NystromKRR(_KRRBase):
             w = sla.solve(A, G.T @ y, assume_a="pos")
             beta = sla.solve_triangular(R.T, w, lower=False)
         else:
-            C = self.kernel.block(X, X[idx], validate=False)
-            W = self.kernel.block(X[idx], validate=False)
             w = None
-            beta = sla.solve(C.T @ C + nlam * W, C.T @ y, assume_a="sym")
+            beta = stacked_least_squares(self.kernel.block(X, X[idx], validate=False), R, nlam, y)
         self.column_indices_ = idx
         self.rank_ = len(idx)
         self.features_ = G
