@@ -215,9 +215,9 @@ CLAIMS = [
     Claim(
         id="bach13.lemmaB1",
         source="Bach 2013, App. B.1, Lemma B.1",
-        statement="λ_max[(1/n)Ψ^TΨ - (1/p)Ψ_I^TΨ_I] has a tail below r exp(-(pt²/2)/(λ_max(R² + t/3))) for any Ψ "
-                  "with rows of norm <= R and I uniform from {1, ..., n} (printed {1, ..., p}); here Ψ has the "
-                  "proof's form with a fixed γ = 0.3 and r = 40 eigen-features, not the proof's γ = λδ/4",
+        statement="λ_max[(1/n)Ψ^TΨ - (1/p)Ψ_I^TΨ_I] has a tail P(· > t) below "
+                  "r exp(-(pt²/2)/(λ_max((1/n)Ψ^TΨ)(R² + t/3))) for all t > 0, any Ψ in R^(n×r) with rows of norm "
+                  "<= R and I uniform from {1, ..., n} (printed {1, ..., p}); here Ψ has the proof's form with a fixed γ = 0.3 and r = 40 eigen-features, not the proof's γ = λδ/4",
         prediction="empirical tail below the bound at every t",
         data=f"uniform random design, n = {B1_N}, B_2 kernel; Ψ = Φ((1/n)Φ^TΦ + γ I)^(-1/2) for Φ the top r = "
              f"{B1_R} eigen-features of K; I uniform without replacement; no bandwidth rule",

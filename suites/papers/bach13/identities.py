@@ -154,8 +154,10 @@ CLAIMS = [
         source="Bach 2013, Sec. 4.1 (bias/variance decomposition; d_ave <= df1 <= d after Eq. (5)), Eq. (4), "
                "Sec. 4.4 (the algorithm's solvers), App. B (variance monotonicity), App. D (circulant grid)",
         statement="d_ave <= df1 <= d (Sec. 4.1) and, ours, d <= n R^2/(R^2 + n λ) and d == df1 on the grid; L <= K "
-                  "(Eq. (4)'s projection reading); variance(L) <= variance(K) with noise σ² I (App. B's step, "
-                  "asserted for σ² I only: with a general noise covariance it can fail); the exact bias/variance of "
+                  "(Eq. (4)'s projection reading, onto the linear span of the sampled points: the printed 'affine' is "
+                  "an erratum); variance(L) <= variance(K) with noise σ² I (App. B's step, asserted for σ² I only: "
+                  "with a general noise covariance it can fail; Sec. 4.1 calls bias and variance monotone in K as "
+                  "matrices, an erratum: only these scalar readings hold); the exact bias/variance of "
                   "Sec. 4.1 agree with Monte Carlo and with the fitted estimators' smoothers (both Sec. 4.4 solvers)",
         prediction="exact",
         data=_RANDOM_DESIGN + f"; B_2 and exp(ρ=1) kernels, p = {IDENT_P} uniform columns, and n/2 columns in a "

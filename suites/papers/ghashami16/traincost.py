@@ -215,9 +215,9 @@ def _slope(metric, band, label, x, predicted, method=None, name=None):
 CLAIMS = [
     Claim(
         id="ghashami16.train-cost",
-        source="Ghashami et al. 2016, Table 1 (Train time), Sec. 1.2 (train times; SKPCA wins on TRAIN TIME by "
-               "(log n)/eps over RNCA and over Nyström when eps < ((log^2 n)/n)^(1/3)), Sec. 2 (Train Time "
-               "O(ndm + n ell m)), Sec. 3 (RNCA slowest to train, SKPCA among the fastest; Nyström updates its "
+        source="Ghashami et al. 2016, Table 1 (Train time), Sec. 1.2 (train times; SKPCA wins on TRAIN TIME by (log "
+               "n)/eps over RNCA and over Nyström when d is constant and eps < ((log^2 n)/n)^(1/3)), Sec. 2 (Train "
+               "Time O(ndm + n ell m)), Sec. 3 (RNCA slowest to train, SKPCA among the fastest; Nyström updates its "
                "Gram an expected c log n times); the abstract (space only logarithmic in n)",
         statement="Train time: SKPCA O(ndm + n ell m), RNCA O(nmd + nm^2 + m^3), Nyström O(nc + dc^2 log n + c^3) "
                   "(Table 1 with m = c = O((log n)/eps^2), ell = O(1/eps)); so SKPCA beats RNCA by a factor growing "

@@ -179,9 +179,11 @@ IDENTITIES = Claim(
     source="Hallgren 2021, Theorem 1, Eqs. (2)-(4), the unnumbered W^T W = n Λ and m = n case after Theorem 1 "
            "(Sec. 4); Sec. 8 (KPCR at m = n)",
     statement="centred Nyström KPCA (Theorem 1): m = n equals centred KPCA (Sec. 4); W^T W = n Λ (Sec. 4); K'_nm "
-              "of Eq. (2) has zero column means; the column-centred K_nm with uncentred K_mm^{-1/2} (ours: it is "
-              "the Sterge & Sriperumbudur (2021) matrix that Sec. 2 calls a different method) gives the same "
-              "eigenvalues and scores; the new-point formula of Theorem 1 reproduces W; the components of Eq. (3) "
+              "of Eq. (2) has zero column means; the column-centred K_nm with uncentred K_mm^{-1/2} (the Sterge & "
+              "Sriperumbudur (2021) matrix, which Sec. 2 calls a different method: an erratum, it is the same "
+              "method up to scale) gives the same eigenvalues and scores; Sec. 3's Eq. (1) applied to the centred "
+              "kernel gives scores that are not uncorrelated and eigenvalues that are not their variances, as "
+              "Sec. 3 says; the new-point formula of Theorem 1 reproduces W; the components of Eq. (3) "
               "are orthonormal; Nyström KPCR at m = n equals standard KPCR (ours: Sec. 8 derives both, not their "
               "equality); the in-sample error of Eq. (4), (1/n) Tr K' - Σ λ~_j, equals (1/n) Σ_i (K'_ii - ||w_i||²)",
     prediction="exact (round-off only)",

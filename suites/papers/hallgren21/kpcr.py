@@ -160,9 +160,9 @@ KPCR_CLAIM = Claim(
     id="hallgren21.kpcr",
     source="Hallgren 2021, Sec. 8, Fig. 5 and Fig. 4 (left)",
     statement="airfoil regression: Nyström KPCR (m = 100, d = 90) R² = 0.74 and Nyström KRR (γ = 0.1) R² = 0.72 "
-              "in the paper's single run (Fig. 5); R² improves with m (Fig. 4 left, m = 10..19; here at d = 90, "
-              "m = 100..750); at m = n Nyström KPCR is KPCR (ours); β with the factor n of (n Λ_d)^{-1} that "
-              "Sec. 8's display loses",
+              "in the paper's single run (Fig. 5); R² improves with m (Fig. 4 left, m = 10..19 with d = 11..19, "
+              "where it also improves with d, not checked; here at d = 90, m = 100..750); at m = n Nyström KPCR is "
+              "KPCR (ours); β with the factor n of (n Λ_d)^{-1} that Sec. 8's display loses",
     prediction="mean R² over splits near 0.74 / 0.72; gap to KPCR non-increasing in m, 0 at m = n_train",
     data=f"UCI airfoil, first {KPCR_N} rows, 75/25 split (random_state = seed), standardised with training "
          f"statistics; Gaussian kernel with the paper's fixed σ = 1 (γ = {KPCR_GAMMA}, no bandwidth rule); "

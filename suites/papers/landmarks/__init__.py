@@ -11,7 +11,7 @@ The strategies are those of :mod:`methods.landmarks`, each behind a factory
                halving without the n x n matrix (Musco & Musco 2017);
 ``kmeans``     :class:`KMeansLandmarks`, k-means++ and Lloyd, centres snapped to rows;
 ``pivoted``    :class:`PivotedCholeskyLandmarks`, the pivots of greedy incomplete
-               Cholesky (Bach 2013, Sec. 4.4).
+               Cholesky (Bach 2013, Secs. 3 and 5).
 
 The ridge level of both leverage rules is s = n^-theta, theta = 1/2 (the t of
 Sterge et al.'s Corollary 4.2 for theta < 1). The Nyström class is the estimator
@@ -45,7 +45,7 @@ PAPER = Paper(
   and one data set. The references are A. Sterge, B. Sriperumbudur, L. Rosasco, A. Rudi (2020), 'Gain
   with no pain', AISTATS (uniform and ridge-leverage-score Nyström KPCA, Sec. 3.2.1); F. Bach (2013),
   'Sharp analysis of low-rank kernel matrix approximations', COLT (pivoted incomplete Cholesky, Sec.
-  4.4); C. Musco, C. Musco (2017), 'Recursive sampling for the Nyström method', NeurIPS (recursive
+  3 and Sec. 5); C. Musco, C. Musco (2017), 'Recursive sampling for the Nyström method', NeurIPS (recursive
   ridge leverage scores); A. Rudi, D. Calandriello, L. Carratino, L. Rosasco (2018), 'On fast leverage
   score sampling and optimal learning', NeurIPS (the Nyström score estimate at a fixed ridge);
   K. Zhang, I. Tsang, J. Kwok (2008), 'Improved Nyström low-rank approximation and error analysis',

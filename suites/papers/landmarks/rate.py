@@ -92,10 +92,13 @@ SHORT_BUDGET = Fault("short-budget", "a near miss: uniform sampling of ⌈n^(3/8
 CLAIMS = [
     Claim(
         id="landmarks.rate",
-        source="Sterge et al. 2020, Corollary 4.2 (uniform) and Theorem 4.1(ii) (leverage scores); the other "
-               "rules as a comparison",
+        source="Sterge et al. 2020, Corollary 4.2(iii), θ < 1 (uniform) and 4.2(iv) with Theorem 4.1(ii) "
+               "(leverage scores); the other rules as a comparison",
         statement="With m = n^θ ln n (θ = 1/2) and l = n^(θ/α) every landmark rule keeps the rate of the "
-                  "exact R_{C,l}",
+                  "exact R_{C,l}, n^(-θ(1-1/α)): Cor. 4.2(iii) for uniform landmarks (m ≳ n^θ log n) and 4.2(iv) for "
+                  "leverage scores (m ≳ n^(θ/α) log n suffices, so this m is ample); here α = 1.5 (not the "
+                  "paper's example) and the scores exact or recursive rather than T-approximate; the paper "
+                  "analyses no other rule, so for k-means and pivoted landmarks the rate is ours to check",
         prediction="for each rule: slope of R vs n at most the R_{C,l} slope + 0.05; 1 <= R/R_{C,l} <= 1.3; "
                    "R/R_{C,l} does not grow (its slope <= 0)",
         data=FOURIER + ", s = n^-1/2 for the leverage rules",

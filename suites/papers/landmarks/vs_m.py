@@ -26,7 +26,7 @@ def vs_m_figure(results, verdict, outdir):
 CLAIMS = [
     Claim(
         id="landmarks.error-vs-m",
-        source="comparison study; Sterge et al. 2020 Sec. 3.2-3.2.1, Bach 2013 Sec. 4.4, Musco & Musco 2017, "
+        source="comparison study; Sterge et al. 2020 Sec. 3.2-3.2.1, Bach 2013 Sec. 3 (pivoting), Musco & Musco 2017, "
                "Zhang et al. 2008",
         statement="At fixed n and l, every landmark rule's population error falls with m, and none is "
                   "significantly worse than uniform sampling by more than 10%",

@@ -97,7 +97,7 @@ CLAIMS = [
     Claim(
         id="sterge20.als",
         source="Sterge et al. 2020, Corollaries 4.2(iv) / 4.3(iv), θ < 1 (approximate-leverage-score Nyström, "
-               "Sec. 3.2.1) and 4.2(ii) / 4.3(ii), θ < 1 (EKPCA); Theorem 4.1(ii)'s bound (16) is not evaluated",
+               "Sec. 3.2.1) and 4.2(ii) / 4.3(ii), θ < 1 (EKPCA); Theorem 4.1(ii)'s bound (16) is sterge20.thm41-als's",
         statement="Nyström KPCA with approximate-leverage-score landmarks needs only m ≳ n^(θ/α) log n (poly) "
                   "or (log n)^2 (exp) to keep the EKPCA rate, n^(-θ(1-1/α)) (poly) and n^-θ log n (exp), which "
                   "EKPCA itself attains (Cor. 4.2(ii), 4.3(ii))",

@@ -182,7 +182,9 @@ CLAIMS = [
     Claim(
         id="sterge20.thm41-bound",
         source="Sterge et al. 2020, Theorem 4.1(i) eq. (15); eq. (17)",
-        statement="R_nys <= N_C(t)(6 λ_l + 42 t) w.p. >= 1-2δ; R_ekpca <= 9 N_C(t)(λ_l + t) w.p. >= 1-δ",
+        statement="For n > 3, 0 < δ < 1, (9κ/n) log(n/δ) <= t <= λ_1 and m >= (67 ∨ 5 N_C,∞(t)) log(4κ/(tδ)) "
+                  "uniform landmarks, R_nys <= N_C(t)(6 λ_l + 42 t) w.p. >= 1-2δ (15); for the same t, "
+                  "R_ekpca <= 9 N_C(t)(λ_l + t) w.p. >= 1-δ (17, which the paper quotes from Rudi et al. 2015)",
         prediction="violations no more frequent than 2δ (15) and δ (17); slack reported. At the literal m (670-886 "
                    "landmarks) a 20-feature model is spanned by the landmarks, so the Nyström projector is EKPCA's: "
                    "the check tests the bound, not the landmark sampling; the finite-rank kernel is not strictly "
@@ -216,8 +218,9 @@ CLAIMS = [
     Claim(
         id="sterge20.thm41-als",
         source="Sterge et al. 2020, Theorem 4.1(ii) eq. (16) (approximate-leverage-score Nyström)",
-        statement="With T-approximate leverage scores, m >= 334 log(8n/δ) and t the least admissible level with "
-                  "78 T² N_C(t) log(8n/δ) <= m, R_nys <= N_C(t)(6 λ_l + 42 t) w.p. >= 1 - 3δ",
+        statement="With T-approximate leverage scores, n >= 1655κ + 223κ log(2κ/δ), m >= 334 log(8n/δ) "
+                  "i.i.d. draws and t the least level in [(19κ/n) log(2n/δ), λ_1] with 78 T² N_C(t) log(8n/δ) <= m, "
+                  "R_nys <= N_C(t)(6 λ_l + 42 t) w.p. >= 1 - 3δ",
         prediction="violations of (16) no more frequent than 3δ; slack reported. T = 1 (exact scores at s = t) and the "
                    "literal least m = ⌈334 log(8n/δ)⌉ (5400 at n = 2^16 .. 6094 at 2^19); then N_C(t) <= 334/78 and t is "
                    "the lower end 19κ/n log(2n/δ). (16) is vacuous (>= tr C) at n = 2^15 and below tr C from n = 2^16 "

@@ -49,7 +49,8 @@ def centred_twin(claim: Claim, faults: tuple, evidence: str) -> Claim:
     own faults and evidence."""
     return dataclasses.replace(
         claim, id=claim.id + "-centred",
-        statement=claim.statement + ", centred in feature space or not",
+        statement=claim.statement + ", centred in feature space or not (ours: the paper's covariance is uncentred; "
+                                     "on this zero-mean model both covariances coincide)",
         data=claim.data + TRANSFER,
         metrics=(*claim.metrics, "centring"),
         grid=claim.grid.map(_zero_mean),

@@ -128,10 +128,10 @@ RESULTS = (
            "log(2κ/δ) and m >= 334 log(8n/δ): R^nys_{C_n,l} <= N_C(t)(6 λ_l + 42 t) with probability >= 1 - 3δ.",
            claims=("sterge20.thm41-als",),
            how="probable bound: violations of (16) no more frequent than 3δ (binomial test, p >= 0.01) with T = 1 "
-               "(exact ridge scores at s = t), the literal least m = ⌈334 log(8n/δ)⌉ (5400 draws at n = 2^16 .. 6326 "
-               "at 2^20, δ = 0.05, l = 4) and t the least admissible level with 78 N_C(t) log(8n/δ) <= m, here the "
+               "(exact ridge scores at s = t), the literal least m = ⌈334 log(8n/δ)⌉ (5400 draws at n = 2^16 .. 6094 "
+               "at 2^19, δ = 0.05, l = 4) and t the least admissible level with 78 N_C(t) log(8n/δ) <= m, here the "
                "lower end 19κ/n log(2n/δ); n >= 1655κ + 223κ log(2κ/δ) = 360 holds. (16) is vacuous at n = 2^15 "
-               "(0.170 >= tr C = 0.157) and below tr C from 2^16 on (0.103; 0.022 at 2^20); no violation at ci or "
+               "(0.170 >= tr C = 0.157) and below tr C from 2^16 on (0.103; 0.026 at 2^19); no violation at ci or "
                "quick, median slack 1190-1960; the bound recomputed from the printed formula to 1e-12. Setting as "
                "for (15): thm41-bound's 20-feature model λ_i = e^(-2i), whose numerically resolved 10 directions the "
                "thousands of landmarks span, so the projector is EKPCA's and the check tests the bound, not Lemma "

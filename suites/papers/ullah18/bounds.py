@@ -188,10 +188,11 @@ CLAIMS = [
         source="Ullah et al. 2018, Lemma 4.5 (= Lemma C.3 at level delta / 2; Thm C.2 of Blanchard et al. 2007 "
                "applied to omega)",
         statement="With probability >= 1 - delta over the m frequencies, eps_a <= 24 kappa(B_k, k, m) + (11 tau^2 "
-                  "log(1/delta) + 7 B_k) / m, kappa and B_k of Eq. (4). Here delta = 0.1, k = 3, tau^2 = 2, B_k and "
+                  "log(1/delta) + 7 B_k) / m, kappa and B_k of Eq. (4) (printed log(delta), negative for delta < 1: "
+                  "read as log(1/delta), the 1 - e^(-delta) of Thm C.2). Here delta = 0.1, k = 3, tau^2 = 2, B_k and "
                   "the C' spectrum in kappa from 400 sampled frequencies, eps_a at n = infinity (the population C_m "
-                  "by quadrature); the bound is below the trivial sum_{i<=3} lambda_bar_i = 0.872 only from m ~ "
-                  "2500, so m = 4096 and up",
+                  "by quadrature); the bound is below the trivial sum_{i<=3} lambda_bar_i = 0.872 only from m ~ 2500, "
+                  "so m = 4096 and up",
         prediction="eps_a(m) below the bound in all but a delta share of the draws (it is about 1e-4, the bound "
                    "0.6 at m = 4096 and 0.4 at 8192)",
         data=MEHLER + "; n = infinity, m = 4096.. frequencies",

@@ -59,8 +59,9 @@ CLAIMS = [
                   "2006), but in objective value the approximation error eps_a is O(log m / m) when lambda_j(C') = "
                   "alpha^j (Lemma C.4, by local Rademacher complexity). Here at n = infinity (the population C_m of "
                   "one drawn map), the eigenspace error as the HS distance in L^2(rho) between the top-k eigenspaces "
-                  "of L and L_m, and the decay of C' not verified",
-        prediction="eps_a slope about -1, subspace distance slope about -1/2",
+                  "of L and L_m; the decay of C' is checked apart (ullah18.decay-assumption)",
+        prediction="eps_a slope about -1, subspace distance slope about -1/2: judged as slope(eps_a) below "
+                   "slope(dist) by more than 0.3",
         data=MEHLER + "; n = infinity (the population C_m of one drawn map)",
         metric="eps_a(m) = opt - J(Phi_k of C_m) and the HS distance in L^2(rho) between the top-k kernel "
                "eigenspace and span{z^T phi_i}, against m",

@@ -103,7 +103,8 @@ def _slopes(metric: str, label: str) -> tuple:
 COST = Claim(
     id="ullah18.cost",
     source="Ullah et al. 2018, Table 1 (per-iteration cost and memory of RF-ERM and RF-Oja), App. D.1 and D.2",
-    statement="RF-Oja costs O(m k) per iteration and O(m k) memory; RF-ERM O~(k / eps^3) per iteration and "
+    statement="RF-Oja costs O~(k / eps) per iteration and O~(k / eps) memory in Table 1, O(m k) and O(m k) in "
+              "App. D.2 (the same with m = O~(1 / eps)); RF-ERM O~(k / eps^3) per iteration and "
               "O~(1 / eps^3) memory in Table 1, O(m^2 k) and O(m^2) in App. D.1 (with m = O~(1 / eps) the "
               "latter are O~(k / eps^2) and O~(1 / eps^2): the table's 1 / eps^3 is the n x m feature matrix, "
               "which RF-ERM need not hold; an erratum). Here as counts in m at k = 3, d = 1: the floats of "

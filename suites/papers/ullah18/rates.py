@@ -286,8 +286,8 @@ CLAIMS = [
                   "is λ_j(C') = α^j; Sec. 1 asks m = Ω(k√n log n)). Here m = ⌈√n ln n⌉ (the paper fixes neither "
                   "the log's base nor the constant), the excess of Cor. C.12's projection (the lifted output can "
                   "exceed the optimum, so its excess has no log-log slope), 1-D Gaussian data on R rather than a "
-                  "compact domain (the proofs use only the feature bound |z| <= τ = √2), and the decay of C' is "
-                  "not verified",
+                  "compact domain (the proofs use only the feature bound |z| <= τ = √2); the decay of C' on this "
+                  "oracle is checked apart, geometric up to a constant (ullah18.decay-assumption)",
         prediction="slope of the population excess risk vs n about -1/2 or faster (one-sided: an O~(1/√n) bound)",
         data=MEHLER,
         metric="population excess risk E_proj = sum_{i<=k} lambda_bar_i - J_proj of the fitted subspace",
