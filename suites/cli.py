@@ -4,8 +4,10 @@ plan the cost of a profile, run the performance benchmarks.
 Exit status: 0 when every selected claim holds (``inconclusive`` also exits 0,
 with a note); 1 when a claim fails, a cell raised or a judge raised; a planted fault
 (``run --fault NAME`` / ``--faults``, or its stored run in ``report``) counts as
-holding when it gives the verdict it declares, else it is a failure of its claim; 2 for
-usage errors (unknown claim, bad ``--jobs`` or ``--workers``, missing ``--data``
+holding when it gives the verdict it declares, else it is a failure of its claim; a claim
+that ``--expect FILE`` lists for an implementation counts as holding when it fails or is
+inconclusive, as a failure when it holds (:mod:`suites.expectations`); 2 for
+usage errors (a listed claim n/a, unknown claim, bad ``--jobs`` or ``--workers``, missing ``--data``
 file, a results store that is corrupt or not ours, Dask not installed, a Dask
 scheduler that cannot be reached). Usage errors print one line to stderr, no
 traceback, and never touch an existing store.
@@ -116,11 +118,11 @@ def _positive_jobs(jobs):
     _positive("--jobs", jobs)
 
 
-def _verdict_line(v: Verdict, expect=None) -> str:
-    """One line per claim, whatever the summary holds (tables go to files); a planted
-    fault's run ends with the verdict its fault declares (``expect``)."""
+def _verdict_line(v: Verdict, note=None) -> str:
+    """One line per claim, whatever the summary holds (tables go to files), ending with
+    ``(note)``: the verdict a planted fault declares, an expected failure's reason."""
     line = f"{v.status.upper():<13} {v.claim}: {' '.join(str(v.summary).split())}"
-    return line if expect is None else f"{line} (expected: {expect})"
+    return line if note is None else f"{line} ({note})"
 
 
 def _report_errors(evaluation, out: Path) -> None:
@@ -173,27 +175,35 @@ def _report_errors(evaluation, out: Path) -> None:
         _err(msg)
 
 
-def _finish(verdicts, failed: bool, expected=None) -> int:
+def _finish(verdicts, failed: bool, expected=None, expect=None, selected=()) -> int:
     """Print one line per verdict (n/a included) and the note on inconclusive claims;
-    the exit status: 1 when a claim fails, a planted fault's run (``expected``: ``{run id:
-    the verdict its fault declares}``) gives another verdict, or something raised, else 0."""
+    the exit status: 1 when a claim fails (unless ``expect``, the ``--expect`` file's
+    :class:`~suites.expectations.Expectations`, lists it), a listed claim holds, a planted
+    fault's run (``expected``: ``{run id: the verdict its fault declares}``) gives another
+    verdict, or something raised; 2 when a listed claim of ``selected`` is n/a; else 0."""
+    from .expectations import Expectations, run_key
     expected = expected or {}
+    judged = (expect or Expectations()).judge(selected, {run_key(v.claim): (v.status, v.summary)
+                                                         for v in verdicts if v.claim not in expected})
     for v in verdicts:
-        print(_verdict_line(v, expected.get(v.claim)))
+        print(_verdict_line(v, f"expected: {expected[v.claim]}" if v.claim in expected else
+                            judged.note(run_key(v.claim))))
     missed = [v for v in verdicts if v.claim in expected and v.status != expected[v.claim]]
     if missed:
         _err(f"{len(missed)} planted fault(s) did not give the verdict they declare, so their claims cannot catch "
              "them: " + "; ".join(f"{v.claim} {v.status}, expected {expected[v.claim]}" for v in missed))
-    verdicts = [v for v in verdicts if v.claim not in expected]
+    for message in judged.messages():
+        _err(message)
+    verdicts = [v for v in verdicts if v.claim not in expected and run_key(v.claim) not in judged.expected]
     inconclusive = [v.claim for v in verdicts if v.status == "inconclusive"]
     if inconclusive:
         print(f"note: {len(inconclusive)} claim(s) inconclusive ({', '.join(inconclusive)}): the "
               "measurement could not decide (e.g. the slope CI straddles the tolerance band). "
               "This does not fail the run (exit 0 unless something else failed); a larger "
               "profile (--profile full) may decide.")
-    if any(v.status == "fails" for v in verdicts) or missed or failed:
-        return 1
-    return 0
+    if judged.errors:
+        return 2
+    return 1 if judged.status or missed or failed else 0
 
 
 def _make_executor(args):
@@ -266,12 +276,17 @@ def cmd_run(args) -> int:
     keep, expected = None, {}
     if args.fault is not None or args.faults:
         claims, keep, expected = _planted(claims, args)
-    estimators, unjudged = [], []
+    if args.expect is not None and not args.estimator:
+        raise UsageError("--expect FILE has a table per implementation: give them with --estimator NAME")
+    estimators, unjudged, selected = [], [], {c.id for c in claims}
     if args.estimator:
         claims, unjudged, estimators = _with_estimators(claims, args.estimator, args.profile, args.exact_max_n,
                                                         set(args.names))
-        if not claims:  # every selected claim is n/a for the given implementation(s): an answer, not an error
-            return _finish([v for _, v in unjudged], False)
+    declared = ["declared"] if "declared" in (args.estimator or ()) else []
+    expect = _expectations(args.expect, [e.name for e in estimators] + declared, selected, [c.id for c in claims],
+                           {run.id: (v.status, v.summary) for run, v in unjudged})
+    if not claims:  # every selected claim is n/a for the given implementation(s): an answer, not an error
+        return _finish([v for _, v in unjudged], False, expect=expect, selected=selected)
     if args.data is not None and not any(c.takes_data for c in claims):
         readers = [c.id for c in _select(None) if c.takes_data]
         _warn("--data is ignored: none of the selected claims reads a data file "
@@ -331,7 +346,7 @@ def cmd_run(args) -> int:
                                     expected=every_expected, ran=set(ev.verdicts))
         for e in written["errors"]:
             _warn(e)
-        code = _finish(list(ev.verdicts.values()), bool(ev.errors), expected)
+        code = _finish(list(ev.verdicts.values()), bool(ev.errors), expected, expect, selected)
         md, html_ = written["report"]
         print(f"report: {md} and {html_}")
         print(f"ledger head {store.head} (keep it elsewhere: `kpca-suite report --verify --head {store.head[:16]} "
@@ -345,6 +360,21 @@ def _positive(option: str, value) -> None:
     """The rule of :func:`suites.arguments.positive_int` (the Python API's), as a usage error."""
     try:
         positive_int(option, value)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def _expectations(path, implementations, selected, runs, unjudged):
+    """``--expect FILE`` (:class:`suites.expectations.Expectations`; without it none), read
+    and checked before any cell runs (:meth:`~suites.expectations.Expectations.before_run`;
+    ``runs`` the ids of the runs to come, ``unjudged`` ``{run id: (status, why)}`` of those
+    given a verdict before), a usage error naming the file, the table and the key."""
+    from .expectations import Expectations
+    if path is None:
+        return Expectations()
+    try:
+        return Expectations.before_run(path, implementations, {c.id for c in _select(None)}, selected,
+                                       {**{r: ("planned", "") for r in runs}, **unjudged})
     except ValueError as e:
         raise UsageError(str(e)) from None
 
@@ -637,12 +667,14 @@ def cmd_conformance(args) -> int:
     """Every claim with a role x every built-in implementation of it: the matrix."""
     from .adapters import ADAPTERS
     from .conformance import dense_cost, draw_overlays, matrix, plan, resolve, write_matrix
+    from .expectations import judge_matrix, run_key
     from .pipeline import evaluate, write_outputs
     from .roles import EstimatorError
     from .runner import sweep_cells
     _positive_jobs(args.jobs)
     _positive("--exact-max-n", args.exact_max_n)
-    claims = [c for c in _select(args.names) if c.subject is not None]
+    selected = _select(args.names)
+    claims = [c for c in selected if c.subject is not None]
     if not claims:
         raise UsageError("none of the selected claims declares a role (`kpca-suite estimators` lists those that do)")
     try:
@@ -656,6 +688,8 @@ def cmd_conformance(args) -> int:
         raise UsageError(f"--estimators: the name(s) {', '.join(twice)} given twice (or `declared`, the claims' own "
                          "column); each implementation needs its own name")
     runs, skipped = plan(claims, adapters, args.profile, args.exact_max_n)
+    expect = _expectations(args.expect, ["declared"] + names, {c.id for c in selected}, [r.id for r in runs],
+                           {f"{cid}[{name}]": (e.status, e.text) for (cid, name), e in skipped.items()})
     by_name = {a.name: a for a in adapters}
     for run in runs:
         est = by_name.get(run.estimator_name)
@@ -700,13 +734,16 @@ def cmd_conformance(args) -> int:
                                     ran=set(ev.verdicts),
                                     extra_plots={cid: [p, p.with_suffix(".svg")] for cid, p in overlays.items()})
             columns, rows = matrix(claims, adapters, ev.verdicts, skipped, written["plots"])
+            judged = judge_matrix(expect, {c.id for c in selected}, columns, rows)
             md, html_ = write_matrix(columns, rows, out, args.profile, adapters, overlays)
         for e in written["errors"]:
             _warn(e)
         for v in ev.verdicts.values():
-            print(_verdict_line(v))
+            print(_verdict_line(v, judged.note(run_key(v.claim))))
+        for message in judged.messages():
+            _err(message)
         print(f"conformance matrix: {md} and {html_}")
-        return 0
+        return judged.status if args.expect is not None else 0
     finally:
         store.close()
 
@@ -844,6 +881,9 @@ def cmd_bench(args) -> int:
 EXACT_MAX_N_HELP = ("the largest n at which an implementation declared exact (kind='exact') runs a claim; a claim "
                     "whose sweep goes further is n/a for it (default: the n whose n x n float64 matrix, five "
                     "times over, fills half of this machine's memory)")
+EXPECT_HELP = ("a TOML file of expected failures, a table per implementation: [NAME] then \"CLAIM\" = \"reason\". A "
+               "listed claim that fails or is inconclusive is marked XFAIL and does not fail the run; one that holds "
+               "does (exit 1: remove it); one n/a for NAME, an unknown table or claim, a file that is not TOML: exit 2")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -900,6 +940,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="recompute the selected claims' cells even if stored (the old ones are set aside in "
                         "the store, not deleted)")
     p.add_argument("--exact-max-n", type=int, default=None, metavar="N", help=EXACT_MAX_N_HELP)
+    p.add_argument("--expect", default=None, metavar="FILE", help=EXPECT_HELP + "; needs --estimator")
     p.add_argument("--trace-memory", action="store_true",
                    help="record each cell's peak traced memory (tracemalloc) for `kpca-suite plan`; slows "
                         "Python-heavy cells (up to 3.4x measured) and so their recorded wall time")
@@ -930,6 +971,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(the same cell key, which names an implementation's fingerprint, and the same "
                         "kpca-suite code); default: results, the store of `kpca-suite run`")
     p.add_argument("--exact-max-n", type=int, default=None, metavar="N", help=EXACT_MAX_N_HELP)
+    p.add_argument("--expect", default=None, metavar="FILE",
+                   help=EXPECT_HELP + "; with it, a claim that fails unlisted exits 1 (without it, 0: the matrix is "
+                        "a finding)")
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
     p.set_defaults(func=cmd_conformance)
 

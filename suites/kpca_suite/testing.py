@@ -25,7 +25,8 @@ nothing would be checked, and a green run would say nothing.
 
 ``expected_failures`` maps a claim id to the reason it is expected not to hold, or is a
 callable that takes the factory and returns such a map, or the path of a TOML file whose
-table named after the factory holds it (``[make]`` then ``"claim.id" = "reason"``). Each
+table named after the factory holds it (``[make]`` then ``"claim.id" = "reason"``: the file
+of ``kpca-suite run --expect FILE``, :mod:`kpca_suite.suites.expectations`). Each
 expected failure is a strict xfail: the test fails when the claim starts to hold, so the
 expectation is removed when the bug is fixed. A claim id that is not registered is a
 ValueError naming it.
@@ -34,7 +35,6 @@ ValueError naming it.
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass
 from typing import Callable, Mapping, Optional, Union
 
@@ -44,6 +44,7 @@ from .suites import registry
 from .suites.arguments import names, positive_int
 from .suites.arguments import profile as check_profile
 from .suites.conformance import NothingChecked, applicability, check, check_up_front, resolve, user_estimator
+from .suites.expectations import Expectations
 from .suites.roles import FactoryRaised, NotOfRole, Unsupported
 
 __all__ = ["parametrize_with_claims", "ClaimDidNotHold", "ClaimCase", "expectations_from_toml"]
@@ -85,19 +86,11 @@ class ClaimCase:
 
 def expectations_from_toml(path: Union[str, os.PathLike], name: str) -> dict:
     """The expected failures of implementation ``name`` in the TOML file ``path``: its
-    table ``[name]``, ``{claim id: reason}`` (an empty map when it has no such table).
-    ValueError naming the file for a file that cannot be read or a reason that is not a
-    string."""
-    try:
-        with open(path, "rb") as f:
-            doc = tomllib.load(f)
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise ValueError(f"expected_failures: cannot read {os.fspath(path)!r}: {e}") from None
-    table = doc.get(name, {})
-    if not isinstance(table, dict) or not all(isinstance(v, str) and v.strip() for v in table.values()):
-        raise ValueError(f"expected_failures: in {os.fspath(path)!r}, [{name}] must map claim ids to reasons "
-                         "(non-empty strings)")
-    return dict(table)
+    table ``[name]``, ``{claim id: reason}`` (an empty map when it has no such table). The
+    file is read as ``kpca-suite run --expect`` reads it
+    (:meth:`kpca_suite.suites.expectations.Expectations.read`): ValueError naming it for a
+    file that cannot be read, is not TOML, or holds a reason that is not a string."""
+    return dict(Expectations.read(path, "expected_failures").tables.get(name, {}))
 
 
 def _expected(expected_failures, factory, name: str) -> dict:
