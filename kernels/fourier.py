@@ -32,9 +32,13 @@ RESET = 32
 
 @njit(cache=True)
 def _reduced_cos_sin(q, xr):
-    """(cos, sin) of 2 pi q xr for xr in [0, 1), the angle reduced first: u = frac(q xr), so the
-    call sees [0, 2 pi) and the only error growing with q is the rounding of q xr (about q eps)."""
-    u = q * xr
+    """(cos, sin) of 2 pi q xr for xr in [0, 1), the angle reduced exactly first: with
+    xr = xh + xl, xh = xr rounded down to 2^-26, q xh and its fractional part are exact for
+    q < 2^27 and q xl < q 2^-26 < 1, so u = frac(q xh) + q xl is frac(q xr) to a few eps for
+    every q < 2^26 (rounding q xr itself cost about q eps: tests/test_numerics.py)."""
+    xh = np.floor(xr * 67108864.0) / 67108864.0
+    v = q * xh
+    u = (v - np.floor(v)) + q * (xr - xh)
     a = _TWO_PI * (u - np.floor(u))
     return np.cos(a), np.sin(a)
 

@@ -95,7 +95,11 @@ def approximate_leverage_scores(X, kernel: Kernel, s: float, pilot_size: int,
     XJ = X[J]
     C = kernel.block(XJ, validate=False)
     C[np.diag_indices_from(C)] += s * M
-    Lc, _ = cho_factor(C, lower=True)
+    try:
+        Lc, _ = cho_factor(C, lower=True)
+    except np.linalg.LinAlgError:
+        raise np.linalg.LinAlgError(f"K_JJ + s M I (pilot_size M = {M}) is not numerically positive definite at "
+                                    f"s = {s:g}: s is below the round-off of the kernel matrix; use a larger s") from None
     diag = kernel.diag(X, validate=False)
     out = np.empty(n)
     for sl in _blocks(n, _check_block_size(block_size, M)):

@@ -5,7 +5,7 @@ more landmarks than K's numerical rank, each judged against a stable reference w
 bound that scales with the unit round-off."""
 
 from ...claim import Paper
-from . import krr, nystrom, shift
+from . import features, kpca, krr, leverage, nystrom, oja, shift, sketch
 
 PAPER = Paper(
     key="numerics",
@@ -14,4 +14,5 @@ PAPER = Paper(
     errata="- None: the claims here are about the suite's numerics.",
 )
 
-CLAIMS = [*shift.CLAIMS, *nystrom.CLAIMS, *krr.CLAIMS]
+CLAIMS = [*shift.CLAIMS, *nystrom.CLAIMS, *krr.CLAIMS, *features.CLAIMS, *sketch.CLAIMS, *oja.CLAIMS, *kpca.CLAIMS,
+          *leverage.CLAIMS]

@@ -22,8 +22,9 @@ def reference_block(kernel, X, Y):
 
 def raw_expansion(kernel, X, Y):
     """A planted fault: ||x - y||^2 = ||x||^2 + ||y||^2 - 2 x^T y about the origin (the block
-    before ``kernels.spec._centred``); the Laplacian, read from |x - y| directly, is unchanged."""
-    if kernel.name == "laplacian":
+    before ``kernels.spec._centred``); the Laplacian, read from |x - y| directly, and the linear
+    kernel x^T y are unchanged."""
+    if kernel.name in ("laplacian", "linear"):
         return kernel.block(X, Y)
     G = X @ Y.T
     x_sq, y_sq = _jit.row_sq_norms(X), _jit.row_sq_norms(Y)
