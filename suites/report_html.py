@@ -37,9 +37,9 @@ td.na { background: #f6f8fa; }
 .meta { margin: 0 0 6px; }
 table.counts { font-size: 13px; line-height: 17px; margin: 0 0 8px; }
 table.counts td { text-align: right; min-width: 4.5em; }
-table.glance { width: 100%; table-layout: fixed; font-size: 12px; line-height: 14px; margin: 0; }
+table.glance { width: 100%; table-layout: fixed; font-size: 12px; line-height: 13px; margin: 0; }
 table.glance th, table.glance td { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; padding: 0 6px; }
-table.glance code { font-size: 11.5px; }
+table.glance code { font-size: 11px; }
 table.glance col.status { width: 9.4em; } table.glance col.claim { width: 20em; }
 table.glance col.checks { width: 11.5em; } table.glance col.decided { width: 15.6em; }
 table.glance tr.paper th { background: #eaeef2; }

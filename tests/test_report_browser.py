@@ -32,7 +32,7 @@ pytestmark = pytest.mark.skipif(browser.chromium() is None,
                                 reason="no Chromium on PATH: install Debian's `chromium` package (.ci/run does) "
                                        "to render report.html in a headless browser")
 
-RUN = ["ghashami16.rff-unbiased", "bach13.table1", "sterge20.identities"]
+RUN = ["ghashami16.rff-rate", "bach13.table1", "sterge20.identities"]
 SCREENS = 2
 
 
@@ -43,7 +43,7 @@ def folder(tmp_path_factory):
     argv = ["--profile", "ci", "--out", str(out), "-j", "1", "--no-progress"]
     assert cli.main(["run", *RUN, *argv]) == 0
     assert cli.main(["run", "sterge20.identities", "--fault", "unwhitened", *argv]) == 0
-    assert cli.main(["run", "ghashami16.rff-unbiased", "--estimator", "sklearn-rbf", *argv]) == 0  # it holds
+    assert cli.main(["run", "ghashami16.rff-rate", "--estimator", "sklearn-rbf", *argv]) == 0  # it holds
     return out
 
 
@@ -63,7 +63,7 @@ def _looks_right(m: dict) -> None:
 def test_a_one_claim_run_leaves_every_claim_in_the_report_with_its_figures(folder, tmp_path):
     m = browser.measure(folder / "report.html")
     _looks_right(m)
-    # three claims and rff-unbiased's other implementation at the glance; their sections and the fault's
+    # three claims and rff-rate's other implementation at the glance; their sections and the fault's
     assert m["glance_rows"] == 4 and m["sections"] == 5, m
     page = (folder / "report.html").read_text(encoding="utf-8")
     for cid in RUN:  # each claim's figure sits in its own section
@@ -96,7 +96,7 @@ def test_the_glance_of_every_claim_fits_in_two_screens(folder, tmp_path):
     assert m["glance_height"] <= SCREENS * browser.HEIGHT, m
     assert m["glance_bottom"] <= SCREENS * browser.HEIGHT, m  # the counts above it included
     shots = _shots(tmp_path)
-    for name, anchor in (("first-screen.png", ""), ("section.png", "ghashami16.rff-unbiased")):
+    for name, anchor in (("first-screen.png", ""), ("section.png", "ghashami16.rff-rate")):
         png = browser.screenshot(out / "report.html", shots / name, anchor)
         assert struct.unpack(">II", png.read_bytes()[16:24]) == (browser.WIDTH, browser.HEIGHT)
         assert png.stat().st_size > 20_000  # drawn, not a blank window
