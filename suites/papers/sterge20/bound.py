@@ -210,7 +210,7 @@ CLAIMS = [
                             f"the bounds (15) and (17) within {FORMULA_TOL:g} (relative) of their direct evaluation "
                             "at every admissible t", FORMULA_EVIDENCE),
         faults=(Fault("random-subspace", "a valid projector onto a random subspace of the landmark span, "
-                      "not the principal one", {"nystrom": random_subspace_nystrom}),
+                      "not the principal one", {"nystrom": random_subspace_nystrom}, keep=lambda c: c.seed == 0),
                 Fault("bound-off-by-10%", "eqs. (15) and (17) 10% larger than printed (a wrong constant, which "
                       "the violation counts, with a median slack of hundreds, cannot see)",
                       {"eq15": loose_eq15, "eq17": loose_eq17}, keep=lambda c: c.seed == 0)),
