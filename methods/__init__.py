@@ -9,7 +9,7 @@ from .kpcr import KPCR, CenteredNystromKRR
 from .krr import KernelRidge, NystromFeatures, NystromKRR
 from .landmarks import (FixedLandmarks, KMeansLandmarks, LeverageScoreLandmarks, PivotedCholeskyLandmarks,
                         RecursiveLeverageLandmarks, UniformLandmarks, select_landmarks)
-from .nystrom import NystromKPCA
+from .nystrom import NystromKPCA, RankCappedNystromKPCA
 from .rf_erm import RFERM
 from .rf_oja import ConstantSchedule, InverseSchedule, RFOja, ThreePhaseSchedule
 from .skpca import SKPCA
@@ -17,7 +17,7 @@ from .streaming_nystrom import StreamingNystrom
 from .subset_pca import SubsetPCA, WilliamsSeegerKPCA
 
 __all__ = [
-    "ExactKPCA", "NystromKPCA", "CenteredNystromKPCA", "SubsetPCA", "WilliamsSeegerKPCA",
+    "ExactKPCA", "NystromKPCA", "RankCappedNystromKPCA", "CenteredNystromKPCA", "SubsetPCA", "WilliamsSeegerKPCA",
     "UniformLandmarks", "LeverageScoreLandmarks", "FixedLandmarks", "RecursiveLeverageLandmarks",
     "KMeansLandmarks", "PivotedCholeskyLandmarks",
     "RFERM", "RFOja", "SKPCA", "StreamingNystrom", "InverseSchedule", "ConstantSchedule", "ThreePhaseSchedule",

@@ -451,6 +451,21 @@ class NystromKPCA(KPCABase):
         return V / np.sqrt(s)
 
 
+class RankCappedNystromKPCA(NystromKPCA):
+    """NystromKPCA that fits rank min(k, r), r the effective rank of K_mm: landmarks that
+    span fewer than k directions give at best a projector of rank r, and that is what it
+    fits (``n_components`` is lowered to r), where NystromKPCA refuses k > r."""
+
+    def fit(self, X, y=None):
+        try:
+            return super().fit(X)
+        except ValueError:
+            if getattr(self, "effective_rank_", self.n_components) >= self.n_components:
+                raise
+            self.n_components = self.effective_rank_
+            return super().fit(X)
+
+
 def gram_terms(landmarks, kernel, block_size, X):
     """(K_Xm^T K_Xm, K_Xm^T 1, tr K_XX) for the rows X: one chunk's terms of the
     chunked fit (:func:`kernels.gram_accumulate` and the kernel's diagonal)."""

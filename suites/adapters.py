@@ -69,12 +69,13 @@ def ours_nystrom(n_components, budget, kernel, random_state):
     n_components None is the whole Nyström map, phi(x) = R^{-1} k(I, x) on the landmarks'
     incomplete Cholesky (:class:`~kpca_suite.methods.krr.NystromFeatures`), whose rank is
     K_mm's numerical rank: asking NystromKPCA for ``budget`` components raised where that
-    rank is smaller (a near rank-one K, duplicated landmarks)."""
-    from kpca_suite.methods import NystromKPCA
+    rank is smaller (a near rank-one K, duplicated landmarks); for the same reason k components
+    are capped at that rank (:class:`~kpca_suite.methods.RankCappedNystromKPCA`)."""
+    from kpca_suite.methods import RankCappedNystromKPCA
     from kpca_suite.methods.krr import NystromFeatures
     if n_components is None:
         return NystromFeatures(kernel, budget, sampling="uniform", random_state=random_state)
-    return NystromKPCA(n_components, kernel, landmarks=budget, random_state=random_state)
+    return RankCappedNystromKPCA(n_components, kernel, landmarks=budget, random_state=random_state)
 
 
 class NystromKRRRole:

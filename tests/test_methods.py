@@ -576,3 +576,20 @@ def test_an_ill_conditioned_kmm_is_whitened_before_the_solve_with_the_same_fit(c
     assert fast.trace_ == gram.trace_
     Xt = X[:200]
     assert_allclose(np.abs(fast.transform(Xt)), np.abs(gram.transform(Xt)), rtol=0, atol=1e-6)
+
+
+def test_a_rank_capped_nystrom_fits_the_rank_its_landmarks_span_where_nystrom_refuses():
+    """Four landmarks of which two coincide span three directions: NystromKPCA refuses k = 4
+    naming the effective rank, the rank-capped fit (the ours-nystrom adapter's) returns the
+    three components the landmarks can give."""
+    from kpca_suite.methods import FixedLandmarks, NystromKPCA, RankCappedNystromKPCA
+    from kpca_suite.suites.adapters import get
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((40, 3))
+    X[1] = X[0]
+    kernel = Kernel("gaussian", gamma=0.5)
+    with pytest.raises(ValueError, match="effective rank 3"):
+        NystromKPCA(4, kernel, landmarks=FixedLandmarks((0, 1, 2, 3))).fit(X)
+    capped = RankCappedNystromKPCA(4, kernel, landmarks=FixedLandmarks((0, 1, 2, 3))).fit(X)
+    assert capped.n_components == 3 and capped.transform(X).shape == (40, 3)
+    assert isinstance(get("ours-nystrom").factory(4, 4, kernel, 0), RankCappedNystromKPCA)

@@ -10,13 +10,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kpca_suite.methods import NystromKPCA, UniformLandmarks
+from kpca_suite.methods import NystromKPCA, RankCappedNystromKPCA, UniformLandmarks
 from kpca_suite.theory import default_J, exp_grid, octaves, poly_grid, smallest_n
 
 from ...claim import Cell, Claim, Fault, Grid, PerProfile, Tolerance
 from ...judging import AllOf, MeanAtMost, SlopeInBand
 from ...roles import Subject
-from ._common import (ALPHA, LINEAR, POLY_J, RATE_DATA, SEEDS, TAU, _RankCappedNystrom, _population_R,
+from ._common import (ALPHA, LINEAR, POLY_J, RATE_DATA, SEEDS, TAU, _population_R,
                       _sample_features, centring_term, exact_score_mass, reference_gram, uniform_nystrom)
 
 THETA = 0.5
@@ -155,7 +155,7 @@ class _Clustered:
 def clustered_nystrom(n_components, budget, kernel, random_state):
     """Nyström on the ``budget`` landmarks nearest x = 0, so the span misses most of
     the unit interval (and may have rank < l: then the rank it has)."""
-    return _RankCappedNystrom(n_components, kernel, landmarks=_Clustered(budget), random_state=random_state)
+    return RankCappedNystromKPCA(n_components, kernel, landmarks=_Clustered(budget), random_state=random_state)
 
 
 def full_budget_nystrom(n_components, budget, kernel, random_state):

@@ -28,14 +28,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kpca_suite.methods import LeverageScoreLandmarks
+from kpca_suite.methods import LeverageScoreLandmarks, RankCappedNystromKPCA
 from kpca_suite.theory import ekpca_population_error, exp_grid, octaves, poly_grid
 from kpca_suite.theory.bounds import corollary_t
 from kpca_suite.theory.rates import rate_row
 
 from ...claim import Cell, Claim, Fault, Grid, PerProfile, Tolerance
 from ...judging import AllOf, MeanAtMost, SlopeInBand, Where
-from ._common import ALPHA, RATE_DATA, TAU, _RankCappedNystrom, _population_R, _sample_features, reference_gram, uniform_nystrom
+from ._common import ALPHA, RATE_DATA, TAU, _population_R, _sample_features, reference_gram, uniform_nystrom
 from .als import frozen_rank_ekpca
 from .rates import R_FLOOR, RATIO_FLOOR, _three_seeds, clustered_nystrom
 
@@ -123,7 +123,7 @@ def leverage_nystrom_theta1(n_components, budget, kernel, random_state):
     check isolates the budget; the pilot estimates' quality is sterge20.als's (their heavy tail at
     this level: R_als / R_ekpca up to 28 in a pilot run at n = 8103, 1.09 with the exact scores).
     Deduplicated draws spanning r < l directions fit the best rank-r projector they can."""
-    return _RankCappedNystrom(n_components, kernel, landmarks=_ExactALS(budget), random_state=random_state)
+    return RankCappedNystromKPCA(n_components, kernel, landmarks=_ExactALS(budget), random_state=random_state)
 
 
 def _not_growing(metric, label, ylabel, name, impossible=None):
