@@ -379,8 +379,8 @@ def test_the_dense_cost_is_said_for_an_exact_implementation_before_it_runs(monke
     from tests.test_kinds import exact_kpca
     claim = registry.get("hallgren21.cor61-centred")
     cells = claim.cells("ci")
-    monkeypatch.setattr(conformance, "_DENSE_SECONDS", [0.01])  # an eigh of 400 x 400 in 10 ms
-    minutes = sum(0.01 * (c.n / 400) ** 3 for c in cells) / 60
+    monkeypatch.setattr(conformance, "_DENSE_SECONDS", [0.08])  # an eigh of 800 x 800 in 80 ms
+    minutes = sum(0.08 * (c.n / 800) ** 3 for c in cells) / 60
     text = dense_cost(claim, user_estimator("exact", exact_kpca), "ci")
     assert text.startswith(f"hallgren21.cor61-centred: {len(cells)} cells of dense n x n work (n up to "
                            f"{max(c.n for c in cells)}): about {minutes:.0f} min of CPU here, a dense eigensolver "
