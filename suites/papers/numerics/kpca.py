@@ -117,7 +117,7 @@ def eigen_errors(M, w, S, top):
 
 def units(M, w, S, noise, tau, top):
     """The worst of the three errors in units of (noise + tau) top / w_k."""
-    return max(eigen_errors(M, w, S, top)) / ((noise + tau) * top / w[S.shape[1] - 1])
+    return float(np.max(eigen_errors(M, w, S, top))) / ((noise + tau) * top / w[S.shape[1] - 1])   # NaN stays
 
 
 def components(w):
@@ -236,7 +236,7 @@ def experiment(cell, estimators):
         est = build(estimators["kpca"], "kpca-projection", cell, n_components=components(w), budget=n,
                     kernel=kernel, random_state=seed)
         S = est.fit(X).transform(X)
-        errors = {"exact": min(units(K, w, S, noise, 0.0, w[0]), units(Kc, wc, S, noise, 0.0, w[0]))}
+        errors = {"exact": float(np.min([units(K, w, S, noise, 0.0, w[0]), units(Kc, wc, S, noise, 0.0, w[0])]))}
         y = np.sin(6 * (X[:, 0] - X[0, 0]) / (np.ptp(X[:, 0]) or 1.0))
         k = gap_components(wc)
         yhat = answered(cell, edge, "KPCR", lambda: estimators["kpcr"](k, kernel, None, seed).fit(X, y).predict(X))
