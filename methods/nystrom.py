@@ -454,16 +454,24 @@ class NystromKPCA(KPCABase):
 class RankCappedNystromKPCA(NystromKPCA):
     """NystromKPCA that fits rank min(k, r), r the effective rank of K_mm: landmarks that
     span fewer than k directions give at best a projector of rank r, and that is what it
-    fits (``n_components`` is lowered to r), where NystromKPCA refuses k > r."""
+    fits, where NystromKPCA refuses k > r. ``n_components_`` is the rank fitted;
+    ``n_components`` stays as given (a refit on other data asks for k again)."""
 
     def fit(self, X, y=None):
+        k = self.n_components
         try:
-            return super().fit(X)
+            super().fit(X)
         except ValueError:
-            if getattr(self, "effective_rank_", self.n_components) >= self.n_components:
+            r = getattr(self, "effective_rank_", k)
+            if r >= k:
                 raise
-            self.n_components = self.effective_rank_
-            return super().fit(X)
+            self.n_components = r
+            try:
+                super().fit(X)
+            finally:
+                self.n_components = k
+        self.n_components_ = min(k, self.effective_rank_)
+        return self
 
 
 def gram_terms(landmarks, kernel, block_size, X):
