@@ -229,6 +229,29 @@ def test_the_suites_harness_is_named_by_its_version_not_hashed():
     assert not any(m == "kpca_suite" or m.startswith("kpca_suite.suites.") for m in ours[1:])
 
 
+def test_a_release_installed_while_the_process_runs_enters_the_identity(tmp_path, monkeypatch):
+    """The distributions' versions are read once per state of sys.path (fingerprint.py keeps
+    them): replacing a release by another, as pip does (a new ``*.dist-info`` directory), is
+    seen at once, in the same process."""
+    from kpca_suite.suites.fingerprint import _with_requirements
+
+    def install(version):
+        for old in tmp_path.glob("kpcafakelib-*.dist-info"):
+            (old / "METADATA").unlink()
+            old.rmdir()
+        info = tmp_path / f"kpcafakelib-{version}.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: kpcafakelib\nVersion: {version}\n"
+                                       "Requires-Dist: numpy\n")
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    install("1.0")
+    first = _with_requirements(["kpcafakelib"])
+    assert "kpcafakelib==1.0" in first and any(d.startswith("numpy==") for d in first)
+    install("2.0")
+    assert "kpcafakelib==2.0" in _with_requirements(["kpcafakelib"])
+
+
 def test_code_that_cannot_be_read_is_recomputed_on_every_run():
     namespace = {}
     exec("def make(n_components, budget, kernel, random_state):\n    return None\n", namespace)
