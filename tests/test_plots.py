@@ -118,6 +118,15 @@ def test_zero_width_ci_is_a_line_not_a_band(monkeypatch, tmp_path):
     assert [c for c in fig.axes[0].collections if isinstance(c, PolyCollection)]
 
 
+def test_seeds_that_agree_draw_bars_of_zero_length(monkeypatch, tmp_path):
+    """Ten equal values average an ulp off them (0.3 * 10 / 10 = 0.3 - 5.6e-17): the bars are
+    empty, not an error (sterge20.theta1's deterministic cells raised 'yerr' < 0)."""
+    Y = np.array([[0.3] * 10, [1 / 3] * 10, [0.2] * 10, [0.1] * 10])
+    fit = Fit("exact", X, Y, -0.5, (-0.5, -0.5), 1.0, kind="measured")
+    fig = drawn(monkeypatch, Verdict("holds", "", [fit], claim="toy.equal"), tmp_path)
+    assert legend_labels(fig.axes[0]) == ["exact — measured"]
+
+
 def _colors_by_method(fig) -> dict:
     """{method: {colours of its fitted lines}} over every panel of ``fig``."""
     seen: dict = {}
