@@ -166,14 +166,14 @@ def _cli(*args, cwd=ROOT):
 
 def test_cli_estimator_runs_a_users_factory_and_report_rejudges_it(tmp_path):
     out = tmp_path / "r"
-    r = _cli("run", "ghashami16.thm21", "--profile", "ci", "--out", str(out), "--no-progress",
+    r = _cli("run", "ghashami16.for-each", "--profile", "ci", "--out", str(out), "--no-progress",
              "--estimator", "declared", "--estimator", "rbf=tests.external_estimators:rff")
     assert r.returncode == 0, r.stderr
     lines = [line for line in r.stdout.splitlines() if line.startswith(("HOLDS", "FAILS", "INCONCLUSIVE"))]
-    assert [line.split()[1] for line in lines] == ["ghashami16.thm21:", "ghashami16.thm21[rbf]:"]
+    assert [line.split()[1] for line in lines] == ["ghashami16.for-each:", "ghashami16.for-each[rbf]:"]
     again = _cli("report", "--out", str(out))
     assert again.returncode == 0, again.stderr
-    assert "ghashami16.thm21[rbf]" in again.stdout
+    assert "ghashami16.for-each[rbf]" in again.stdout
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -198,18 +198,18 @@ def test_a_factory_that_raises_in_fit_fails_its_claim_and_keeps_the_others(tmp_p
     """A crash of the implementation under test on a valid cell is a finding about it, not a
     hole in the data: the claim fails naming it (a refusal would have said n/a)."""
     out = tmp_path / "r"
-    r = _cli("run", "ghashami16.thm21", "--profile", "ci", "--out", str(out), "--no-progress",
+    r = _cli("run", "ghashami16.for-each", "--profile", "ci", "--out", str(out), "--no-progress",
              "--estimator", "declared", "--estimator", "bad=tests.external_estimators:raises_in_fit")
     assert r.returncode == 1
-    assert "HOLDS         ghashami16.thm21:" in r.stdout
-    cells = first_look_cells("ghashami16.thm21")
-    assert f"FAILS         ghashami16.thm21[bad]: DEFECTIVE ESTIMATOR RAISED in {cells} cell(s)" in r.stdout
-    assert (f"ghashami16.thm21[bad]: the implementation under test raised or returned an unusable output in {cells} "
+    assert "HOLDS         ghashami16.for-each:" in r.stdout
+    cells = first_look_cells("ghashami16.for-each")
+    assert f"FAILS         ghashami16.for-each[bad]: DEFECTIVE ESTIMATOR RAISED in {cells} cell(s)" in r.stdout
+    assert (f"ghashami16.for-each[bad]: the implementation under test raised or returned an unusable output in {cells} "
             "cell(s) (the estimator's fit raised RuntimeError: this estimator cannot fit)" in r.stderr), r.stderr
     assert "RuntimeError: this estimator cannot fit" in (out / "errors.log").read_text()
     from kpca_suite.suites.store import ResultStore
     with ResultStore(out / "results.sqlite", create=False) as store:  # ours ran every seed: a per-cell bound
-        assert len(store.results("ghashami16.thm21")) == ci_cells("ghashami16.thm21")
+        assert len(store.results("ghashami16.for-each")) == ci_cells("ghashami16.for-each")
 
 
 def test_estimators_lists_roles_adapters_and_claims():
