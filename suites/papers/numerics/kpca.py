@@ -371,7 +371,7 @@ CLAIMS = [
                                      "kernel at scale 1e-7 and refuses the edge (a defect). scikit-learn's KernelPCA "
                                      "(dense, arpack) 3.0e10..5.9e10 units at data at 1e6 (its rbf_kernel expands about "
                                      "the origin), randomized raises there (significant negative eigenvalues) or reads "
-                                     "4.7e10; off that edge see the closing table"),
+                                     "4.7e10 (the README's conformance section)"),
         faults=(Fault("raw-expansion", "exact KPCA on the block expanded about the origin", {"kpca": raw_kpca}, keep=lambda c: c.seed == 0),
                 Fault("uncentred-test-block", "centred exact KPCA whose transform does not centre the new block",
                       {"kpca": uncentred_test_block}, keep=lambda c: c.seed == 0),
