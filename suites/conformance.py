@@ -32,7 +32,7 @@ from .arguments import names, positive_int, results_store, text
 from .arguments import profile as check_profile
 from .claim import Verdict
 from .files import write_text
-from .report import STATUS_MARK
+from .report import STATUS_MARK, _md
 from .fingerprint import identity, import_path
 from .roles import (NO_KERNEL, Estimator, EstimatorError, FactoryRaised, NoRole, NotOfRole, Unsupported,
                     check_conforms, declaration, factory_role_mismatch)
@@ -574,7 +574,7 @@ def write_matrix(columns, rows, outdir, profile: str, estimators=(), overlays=No
     for claim, entries in rows:
         cells = []
         for e in entries:
-            text = MARK.get(e.status, e.status) + (f" · {e.text}" if e.text else "")
+            text = MARK.get(e.status, e.status) + (f" · {_md(e.text)}" if e.text else "")  # a "|" would split the row
             cells.append(f"[{text}]({rel(e.plot)})" if e.plot else text)
         name = f"[`{claim.id}`]({rel(overlays[claim.id])})" if claim.id in overlays else f"`{claim.id}`"
         md.append(f"| {name} | {claim.subject.role} | " + " | ".join(cells) + " |")

@@ -37,7 +37,7 @@ from .report_model import (CELL_LINES, FAULTS_TEXT, STATUS_MARK, STATUS_TEXT, En
                            _cut, _faults_line, _fits_text, _hms, _pairs, _plots_by_claim, _specific, cells_text, codes,
                            glance_text, implementation_of, link, order, paper_counts, section_order, variants_of)
 
-# CELL_LINES, STATUS_MARK, _cell and _pairs are read from here by conformance and the tests
+# CELL_LINES, STATUS_MARK, _cell and _pairs are read from here by conformance and the tests, _md by conformance
 
 
 # ---------------------------------------------------------------------- Markdown

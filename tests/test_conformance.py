@@ -4,6 +4,7 @@ factory plugs in by name, a broken one fails the rate claim and a correct one ho
 bad factories are one-line usage errors, and the conformance matrix is written."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -254,6 +255,20 @@ def test_the_matrix_counts_its_na_cells_by_reason_and_finds_the_twin_that_ran():
         "n/a cells by reason: other estimand (centred against uncentred) 2; no linear kernel 2; an exact method above "
         "the size cap 1. Of the 2 n/a for centring, 1 have a verdict on the claim's twin of the other estimand.")
     assert na_summary(["declared"], [(NS(id="p.rate"), [Entry("holds", "")])]) == "No cell is n/a."
+
+
+def test_a_summary_with_a_bar_stays_in_its_cell_of_the_matrix(tmp_path):
+    """A verdict's text may hold "|" (|x - y|, a norm): conformance.md escapes it, so the
+    row keeps one cell per column."""
+    from types import SimpleNamespace as NS
+
+    from kpca_suite.suites.conformance import write_matrix
+    claim = NS(id="p.bound", subject=NS(role="kernel-approximation"))
+    rows = [(claim, [Entry("holds", ""), Entry("fails", "max |G - ZZ^T| / n = 0.3 > 0.1")])]
+    md_path, _ = write_matrix(["declared", "mine"], rows, tmp_path, "ci")
+    row = next(line for line in md_path.read_text().splitlines() if line.startswith("| `p.bound`"))
+    assert len(re.split(r"(?<!\\)\|", row.strip("|"))) == 4, row
+    assert "max \\|G - ZZ^T\\| / n" in row
 
 
 def test_run_fresh_recomputes_and_keeps_the_old_cells_apart(tmp_path):
