@@ -1,6 +1,6 @@
-"""The confidence bound of Hallgren (2021), Theorem 3, its conservative variant, the
-Corollary 6.1 bounds, and ||C_n - C_m||_HS from kernel sums (Hallgren 2021, "Kernel
-PCA with the Nyström method", Theorem 3 and Section 6.1).
+"""The confidence bound of Hallgren (2021), Theorem 3, its conservative variant, the bounds
+of the corollary of Section 6.1 (unnumbered in the paper), and ||C_n - C_m||_HS from kernel
+sums (Hallgren 2021, "Kernel PCA with the Nyström method", Theorem 3 and Section 6.1).
 
 Theorem 3 (zero-mean setting, B = sup_x k(x, x), d = 1..m-1): with confidence
 alpha = 1 - 2 e^{-delta}, i.e. delta = ln(2 / (1 - alpha)),
@@ -161,7 +161,7 @@ def theorem3_bound(Kmm, n: int, d: int, B: float = 1.0, alpha: float = 0.9, vari
 
 
 def corollary61_bounds(n: int, B: float = 1.0, alpha: float = 0.9) -> dict:
-    """The bounds of Corollary 6.1 (uncentred C, each w.p. >= 1 - 2 e^{-delta}):
+    """The bounds of Sec. 6.1's unnumbered corollary (uncentred C, each w.p. >= 1 - 2 e^{-delta}):
 
     * ``hs``: ||C - C_n||_HS <= B sqrt(2 delta / n);
     * ``sup_eig``: sup_j |lambda_j - lambda^n_j| <= B sqrt(2 delta / n);
@@ -179,7 +179,7 @@ def corollary61_bounds(n: int, B: float = 1.0, alpha: float = 0.9) -> dict:
 
 
 def centred_eigenvalue_bound(n: int, B: float = 1.0, alpha: float = 0.9) -> float:
-    """A centred analogue of Corollary 6.1's eigenvalue bound (ours, not the paper's):
+    """A centred analogue of the eigenvalue bound of Sec. 6.1's corollary (ours, not the paper's):
     sup_j |Lambda_j - Lambda^n_j| <= (sqrt 2 + 4) B sqrt(2 delta / n) with probability
     >= 1 - 4 e^{-delta}, delta = ln(4 / (1 - alpha)), for the centred covariance
     Sigma = C - mu (x) mu and its empirical Sigma_n = C_n - mu_n (x) mu_n.

@@ -54,7 +54,7 @@ def gaussian_gram_eigenvalues_1d(x, gamma: float, count: int) -> np.ndarray:
 
 def cor61_experiment(cell: Cell, est) -> dict:
     """sup_j |lambda_j - lambda^n_j| (j < J) and sum_j (lambda_j - lambda^n_j)^2 on the Mehler
-    oracle, against B sqrt(2 delta / n) and 2 B^2 delta / n (Corollary 6.1, B = 1); covered = 1.0
+    oracle, against B sqrt(2 delta / n) and 2 B^2 delta / n (Sec. 6.1's unnumbered corollary, B = 1); covered = 1.0
     where the bound holds."""
     x = cell.rng().normal(0.0, math.sqrt(COR_VAR), cell.n)
     lam_hat = est["gram"](x, COR_GAMMA, COR_J)
@@ -71,7 +71,7 @@ def cor61_experiment(cell: Cell, est) -> dict:
 
 
 def corollary61_bounds_10pc(n, B, alpha):
-    """A planted fault: Corollary 6.1's bounds 10% larger than printed."""
+    """A planted fault: the bounds of Sec. 6.1's corollary 10% larger than printed."""
     return {k: 1.1 * v for k, v in corollary61_bounds(n, B, alpha).items()}
 
 
@@ -103,7 +103,7 @@ COR61 = Claim(
                     full=_cor_grid((100, 200, 400, 800, 1600, 3200, 6400, 12800, 25600), 100)),
     judge=AllOf(SlopeInBand("sup_err", band=COR_BAND, label="sup_j |λ_j - λ^n_j| (Mehler oracle)",
                             ylabel="eigenvalue error", reference="bound",
-                            reference_label="bound B sqrt(2δ/n) (Cor. 6.1)"),
+                            reference_label="bound B sqrt(2δ/n) (Sec. 6.1)"),
                 CoverageAtLeast("covered", level=COR_ALPHA),
                 CoverageAtLeast("covered_sq", level=COR_ALPHA, name="coverage_sq"),
                 AllWithin(1e-12, metrics=("bound_formula",), what="relative, against the printed bounds")),
