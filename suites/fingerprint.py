@@ -166,7 +166,8 @@ def _with_requirements(names) -> list:
 def _installed_state() -> tuple:
     """(entry, mtime in ns) of every ``sys.path`` entry: installing, upgrading or removing a
     distribution adds or removes its ``*.dist-info`` directory in one of them, which
-    changes that directory's mtime."""
+    changes that directory's mtime. ``importlib.metadata`` keys its own listing of each
+    directory by the same mtime, so nothing finer would read a newer version."""
     state = []
     for entry in sys.path:
         try:
