@@ -573,7 +573,7 @@ def save_figure(fig, outdir, name) -> list:
     again for each file before drawing it, and the plots were about a tenth of the
     quick profile's time. The box needs no draw before it unless a layout engine
     (constrained or tight layout) places the axes at draw time: our figures call
-    ``tight_layout()`` once, so a draw here only repeated the work (a sixth of the
+    ``tight_layout()`` once, so a draw here only repeated the work (a quarter of the
     plotting time, with the same boxes to the bit for every figure of a quick run)."""
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
@@ -584,7 +584,10 @@ def save_figure(fig, outdir, name) -> list:
         used.add(name)
     paths = [outdir / f"{name}.png", outdir / f"{name}.svg"]
     fig.set_dpi(DPI)
-    if fig.get_layout_engine() is not None:  # constrained or tight layout places the axes at draw time
+    from matplotlib.layout_engine import PlaceHolderLayoutEngine
+
+    engine = fig.get_layout_engine()  # a one-off tight_layout() leaves a placeholder, which places nothing
+    if engine is not None and not isinstance(engine, PlaceHolderLayoutEngine):
         fig.draw_without_rendering()
     bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(0.1)
     for path in paths:
