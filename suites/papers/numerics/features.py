@@ -31,6 +31,8 @@ from kpca_suite.kernels.random_features import (FAST_TRIG_MAX, RandomFourierFeat
 from kpca_suite.suites.claim import Claim, Fault, Grid, PerProfile, Tolerance
 from kpca_suite.suites.judging import AllWithin
 
+from ._common import QUICK_NOTE, QUICK_SEEDS
+
 # ---------------------------------------------------------------- parameters
 
 DIM, M, BLOCK = 3, 64, 64          # input dimension, frequencies, rows per block of Z
@@ -53,7 +55,7 @@ def grid(n, seeds):
                          f"1 and 5) up to q = 1024; {seeds} seeds")
 
 
-GRID = PerProfile(ci=grid(150, 3), quick=grid(400, 5), full=grid(2000, 10))
+GRID = PerProfile(ci=grid(150, 3), quick=grid(400, QUICK_SEEDS), full=grid(2000, 10))
 
 # ---------------------------------------------------------------- reference and bound
 
@@ -223,7 +225,7 @@ CLAIMS = [
         tolerance=Tolerance(
             rule=f"every edge within its bound: C = {C}, u = 2^-53 (float64) or 2^-24 (float32); the explicit "
                  "features' bounds are those of kernels/fourier.py's docstrings",
-            evidence="ours (RandomFourierFeatures.blocks; fourier_features, fourier_gram): worst rff 0.176 at ci (n = "
+            evidence=QUICK_NOTE + "ours (RandomFourierFeatures.blocks; fourier_features, fourier_gram): worst rff 0.176 at ci (n = "
                      "150, seeds 0-2) and 0.189 at quick (n = 400, seeds 0-4) over roots 0-4, float32 and float64 "
                      "alike: at most 3.0 u (R + 1) s, C = 16 is 5 times the worst. Explicit features at most 0.80 of "
                      "(4 RESET + 2) eps sqrt(2λ_c) (the rotation's linear growth over RESET steps, a ceiling: 0.78 over "

@@ -59,7 +59,7 @@ from kpca_suite.suites.claim import Claim, Fault, Grid, PerProfile, Tolerance
 from kpca_suite.suites.judging import AllWithin
 from kpca_suite.suites.roles import EstimatorDefect, Subject, build
 
-from ._common import raw_expansion, reference_block
+from ._common import QUICK_NOTE, QUICK_SEEDS, raw_expansion, reference_block
 
 # ---------------------------------------------------------------- parameters
 
@@ -80,7 +80,7 @@ def grid(n, seeds):
                          f"m = n / 4; {seeds} seeds")
 
 
-GRID = PerProfile(ci=grid(256, 2), quick=grid(400, 5), full=grid(1500, 10))
+GRID = PerProfile(ci=grid(256, 2), quick=grid(400, QUICK_SEEDS), full=grid(1500, 10))
 
 
 # ---------------------------------------------------------------- reference and bound
@@ -358,7 +358,7 @@ CLAIMS = [
         judge=AllWithin(LIMIT, metrics=METRICS, what="round-off units"),
         tolerance=Tolerance(rule=f"every edge within {LIMIT:g} units of (n eps (1 + γD) + τ) ||K|| / w_k (KPCR: "
                                  "times 1 + w_k / (w_k - w_{k+1}))",
-                            evidence="ours at ci (n = 256, seeds 0-1) over roots 0-4: exact KPCA (ExactKPCA, Lanczos "
+                            evidence=QUICK_NOTE + "ours at ci (n = 256, seeds 0-1) over roots 0-4: exact KPCA (ExactKPCA, Lanczos "
                                      "on the formed K) at most 0.020 units, Nyström 2.0e-4, subset PCA 1.2e-4, KPCR 0.56 "
                                      "(γ = 0.01, K near rank one, centred); at quick (n = 600 until 2026-11-29, seeds 0-4) the "
                                      "worst over every metric and roots 0-4 was 0.33 (0.20, 0.15, 0.23, 0.24, 0.33); "

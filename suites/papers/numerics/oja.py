@@ -25,6 +25,8 @@ from kpca_suite.methods.rf_oja import InverseSchedule
 from kpca_suite.suites.claim import Claim, Fault, Grid, PerProfile, Tolerance
 from kpca_suite.suites.judging import AllWithin
 
+from ._common import QUICK_NOTE, QUICK_SEEDS
+
 # ---------------------------------------------------------------- parameters
 
 DIM, M, K = 3, 64, 4
@@ -39,7 +41,7 @@ def grid(n, seeds):
                          f"repeated, features scaled by {SCALES}; qr_every in {QR_EVERY}; {seeds} seeds")
 
 
-GRID = PerProfile(ci=grid(256, 3), quick=grid(1024, 5), full=grid(4096, 10))
+GRID = PerProfile(ci=grid(256, 3), quick=grid(1024, QUICK_SEEDS), full=grid(4096, 10))
 
 # ---------------------------------------------------------------- reference and bound
 
@@ -146,7 +148,7 @@ CLAIMS = [
         grid=GRID,
         judge=AllWithin(1.0, metrics=("subspace", "orth"), what="of the round-off bound"),
         tolerance=Tolerance(rule=f"every block within its bound, C = {C}",
-                            evidence="ours (oja_updates: four rows per sweep, Gram-Schmidt twice): subspace at most "
+                            evidence=QUICK_NOTE + "ours (oja_updates: four rows per sweep, Gram-Schmidt twice): subspace at most "
                                      "0.138 of the bound at ci (T = 256, seeds 0-2) and 0.152 at quick (T = 1024, seeds "
                                      "0-4) over roots 0-4, i.e. 2.4 u q (1 + max η||z||²) cond(P); orth at most 0.0098 "
                                      "(0.16 u m). Faults at ci: never-orthonormalised 3.3e16 (subspace) and 5.6e49 "

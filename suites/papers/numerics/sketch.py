@@ -29,6 +29,8 @@ from kpca_suite.suites.judging import AllWithin
 from kpca_suite.suites.papers.ghashami16.sketch import SKETCH_SUBJECT, halving_fd, standard_fd
 from kpca_suite.suites.roles import Subject, build, declared_index, declared_number, sketch_rows
 
+from ._common import QUICK_NOTE, QUICK_SEEDS
+
 # ---------------------------------------------------------------- parameters
 
 D = 24
@@ -44,7 +46,7 @@ def grid(n, seeds):
                          f"{CHUNKS} chunks; {seeds} seeds")
 
 
-GRID = PerProfile(ci=grid(240, 3), quick=grid(600, 5), full=grid(3000, 10))
+GRID = PerProfile(ci=grid(240, 3), quick=grid(600, QUICK_SEEDS), full=grid(3000, 10))
 
 # ---------------------------------------------------------------- reference and bound
 
@@ -150,7 +152,7 @@ CLAIMS = [
         grid=GRID,
         judge=AllWithin(float(C), metrics=("psd", "excess"), what="units of u n ||A||_2²"),
         tolerance=Tolerance(rule=f"every edge within {C} u n ||A||_2²",
-                            evidence="ours (FrequentDirections, standard rule through the role, halving beside it): "
+                            evidence=QUICK_NOTE + "ours (FrequentDirections, standard rule through the role, halving beside it): "
                                      "worst 0.28-0.51 units at ci (n = 240, seeds 0-2) and 0.19-0.51 at quick (n = 600, "
                                      "seeds 0-4) over roots 0-4, on the rank-3 and repeated rows, where A^T A - B^T B "
                                      "holds only the shrinks' round-off; a float32 sketch of the float64 rows (the corpus variant fd-float32), in float32's u, 0.10: C = 16 is 31 times the worst (the reference's "
