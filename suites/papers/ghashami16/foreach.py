@@ -91,7 +91,7 @@ CLAIMS = [
                         budget="m features (m = 16..1024 at ci), the whole map (n_components = None)",
                         probe=(("n_components", None), ("budget", 16)), kinds=("random-features",), in_sample=True),
         grid=PerProfile(ci=_sweeps(64, _pow2(4, 10), 64, _pow2(6, 10), 10),
-                        quick=_sweeps(1024, _pow2(4, 12), 64, _pow2(6, 12), 20),
+                        quick=_sweeps(1024, _pow2(4, 11), 64, _pow2(6, 12), 20),
                         full=_sweeps(2048, _pow2(4, 12), 64, _pow2(6, 13), 20)),
         judge=AllOf(Where("sweep", "m", SlopeInBand("foreach", M_BAND, "|x^T (G - ZZ^T) x| / n against m",
                                                     ylabel="|x^T (G - ZZ^T) x| / n", predicted=-0.5, x="m",
@@ -105,6 +105,8 @@ CLAIMS = [
             evidence="measured (2026-11-29; python -m tests.decisiveness, roots 0-4): the slope in m -0.527 .. "
                      "-0.484, CI ends -0.576 .. -0.447 (ci, n = 64, m = 16..1024, 10 seeds x 8 draws), -0.521 .. "
                      "-0.486, CI ends -0.577 .. -0.410 (quick, n = 1024, m = 16..4096, decided after 10 of 20 seeds), "
+                     "-0.541 .. -0.469, CI ends -0.608 .. -0.416 (quick since 2026-11-29, m = 16..2048, the same "
+                     "look; m = 4096 was 40% of its time), "
                      "-0.487 [-0.554, -0.430] (full, n = 2048); in n -0.041 .. +0.042, CI ends -0.139 .. +0.131 (ci, "
                      "n = 64..1024), -0.005 .. +0.016, CI ends -0.155 .. +0.150 (quick, n to 4096), +0.013 [-0.075, "
                      "+0.111] (full, n to 8192). One draw per cell left the n slope's CI at [-0.22, +0.12] with 24 "
