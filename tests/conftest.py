@@ -4,7 +4,8 @@ of :mod:`tests.toy_claim` (no paper module is imported) and restores it after.
 many small LAPACK calls, and a multithreaded OpenBLAS spins on them
 (tests/test_bach13*.py and tests/test_krr.py ran about 25x slower with the
 default threads); :func:`kpca_suite.suites.runner.cell_blas_limit` holds
-every sweep cell at one thread in any executor."""
+every sweep cell at one thread in any executor. ``shared_verdicts`` (autouse, whole
+session) lets the xdist workers of one run share the verdicts of :mod:`tests.claims`."""
 
 from __future__ import annotations
 
@@ -28,6 +29,26 @@ def toy_registry(monkeypatch):
 def serial_blas():
     with threadpool_limits(limits=1, user_api="blas"):
         yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def shared_verdicts(request, tmp_path_factory):
+    """In an xdist worker, :data:`tests.claims.SHARED` is a folder named by the run's id in
+    the run's temporary root, which its workers share (each has its own basetemp below it)
+    and pytest removes with the old runs; elsewhere (no workers, or a pytest that a test
+    starts, which inherits the worker's environment but is no worker) the verdicts stay in
+    the process."""
+    from tests import claims
+    worker = getattr(request.config, "workerinput", None)
+    if worker is None:
+        yield
+        return
+    claims.SHARED = tmp_path_factory.getbasetemp().parent / f"verdicts-{worker['testrunuid']}"
+    claims.SHARED.mkdir(exist_ok=True)
+    try:
+        yield
+    finally:
+        claims.SHARED = None
 
 
 @pytest.fixture

@@ -17,9 +17,10 @@ from kpca_suite.methods.centered_nystrom import CenteredNystromKPCA
 from kpca_suite.methods.exact import ExactKPCA
 from kpca_suite.methods.landmarks import FixedLandmarks
 from kpca_suite.methods.subset_pca import SubsetPCA, WilliamsSeegerKPCA
-from kpca_suite.suites.pipeline import evaluate
 from kpca_suite.theory.hallgren_bounds import (C_STAR, centred_eigenvalue_bound, corollary61_bounds, hs_distance, hs_distance_sq_mean,
                                                kernel_bound, subset_difference_bound, theorem3_bound, theorem3_D)
+
+from tests.claims import run_evaluation
 
 
 def data(n=200, seed=0, p=3):
@@ -281,7 +282,7 @@ def test_every_hallgren21_claim_is_declared_with_a_fault():
 def test_table3_reports_each_difference_to_the_paper_and_prints_nothing(capsys, tmp_path):
     """The judge and the figure print nothing: the per-data-set difference to the paper's
     Table 3 is in the verdict's measured numbers, the full table in a text file."""
-    ev = evaluate([h21_table3.TABLE3], "ci", jobs=1)
+    ev = run_evaluation(h21_table3.TABLE3)
     verdict, results = ev.verdicts["hallgren21.table3"], ev.results["hallgren21.table3"]
     h21_table3.table3_figure(results, verdict, tmp_path)
     assert capsys.readouterr().out == ""
