@@ -230,7 +230,7 @@ def test_the_judged_number_of_a_threshold_claim_is_the_one_closest_to_its_limit(
 
 def test_bench_runs_asv_in_the_checkout_and_reports_a_measured_row(tmp_path, monkeypatch):
     """`kpca-suite bench --which asv --profile ci`: asv run --quick --python=same of
-    bench_kernels in the repository root, a measured row (it once said "needs the source
+    one benchmark of bench_kernels in the repository root, a measured row (it once said "needs the source
     checkout" every time); asv's machine file goes to a scratch HOME."""
     pytest.importorskip("asv")
     monkeypatch.setenv("HOME", str(tmp_path))
