@@ -26,6 +26,18 @@ def ship_paper(where: Path, package: str, source: str, name: str = "paper") -> s
     return module
 
 
+def serial(args) -> list:
+    """``kpca-suite`` arguments with ``--jobs 1`` added to a ``run`` or ``conformance`` that gives
+    none: a test's subprocess then runs its few cells in its own process, where a pool's workers
+    would each load the jitted code again (about 1.2 CPU-s a call). tests/test_executors.py and
+    tests/test_runner.py test the pools."""
+    args = list(args)
+    if args[:1] in (["run"], ["conformance"]) and not any(a in ("--jobs", "-j") or a.startswith("--jobs=")
+                                                          for a in args):
+        args += ["--jobs", "1"]
+    return args
+
+
 def subprocess_env(where: Path, **extra: str) -> dict:
     """The environment of a ``kpca-suite`` subprocess that sees the papers shipped
     under ``where``: ``where`` first on PYTHONPATH, BLAS on one thread, matplotlib on Agg."""

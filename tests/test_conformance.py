@@ -26,6 +26,7 @@ from kpca_suite.theory import basis_from_coefficients
 
 from . import external_estimators as ext
 from .claims import ci_cells, first_look_cells
+from .paper_package import serial
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -161,7 +162,7 @@ def test_check_says_why_each_claim_is_not_applicable_and_nothing_checked_is_no_r
 
 def _cli(*args, cwd=ROOT):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "kpca_suite.suites.cli", *args], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-m", "kpca_suite.suites.cli", *serial(args)], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=900)
 
 

@@ -24,6 +24,7 @@ from kpca_suite.suites.roles import EstimatorError
 from kpca_suite.suites.store import ResultStore
 from tests import external_estimators as ext
 from tests import maintainer_factories as mf
+from tests.paper_package import serial
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
@@ -31,7 +32,7 @@ pytestmark = pytest.mark.slow
 
 def _cli(*args, cwd=ROOT, path=()):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), *map(str, path)]))
-    return subprocess.run([sys.executable, "-m", "kpca_suite.suites.cli", *args], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-m", "kpca_suite.suites.cli", *serial(args)], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=900)
 
 

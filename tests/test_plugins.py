@@ -19,7 +19,7 @@ import pytest
 from kpca_suite.suites import cli, registry
 from kpca_suite.suites.benchmarks.bench_claims import rate_claims
 from kpca_suite.suites.catalogue import markdown
-from tests.paper_package import CLI, mean_rate_paper, ship_paper, subprocess_env
+from tests.paper_package import CLI, mean_rate_paper, serial, ship_paper, subprocess_env
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 300  # seconds for any one subprocess
@@ -161,13 +161,14 @@ def test_a_plug_in_s_fault_runs_from_the_command_line_apart_from_its_claim(tmp_p
     ship_paper(tmp_path, "plug7", PLUG_IN)
     env = subprocess_env(tmp_path)
     out = tmp_path / "results"
-    fault = subprocess.run([*CLI, "run", "plug7.mean-rate", "--fault", "stuck", "--profile", "ci", "--no-progress",
-                            "--out", str(out)], capture_output=True, text=True, env=env, timeout=TIMEOUT)
+    fault = subprocess.run([*CLI, *serial(["run", "plug7.mean-rate", "--fault", "stuck", "--profile", "ci",
+                                            "--no-progress", "--out", str(out)])],
+                           capture_output=True, text=True, env=env, timeout=TIMEOUT)
     assert fault.returncode == 0, fault.stderr
     line = next(x for x in fault.stdout.splitlines() if "plug7.mean-rate[fault:stuck]:" in x)
     assert line.startswith("FAILS") and line.endswith("(expected: fails)"), line
-    own = subprocess.run([*CLI, "run", "plug7.mean-rate", "--profile", "ci", "--no-progress", "--out", str(out)],
-                         capture_output=True, text=True, env=env, timeout=TIMEOUT)
+    own = subprocess.run([*CLI, *serial(["run", "plug7.mean-rate", "--profile", "ci", "--no-progress", "--out",
+                                          str(out)])], capture_output=True, text=True, env=env, timeout=TIMEOUT)
     assert own.returncode == 0 and "resumed" not in own.stderr, own.stderr
     assert next(x for x in own.stdout.splitlines() if "plug7.mean-rate:" in x).startswith("HOLDS")
 
@@ -184,15 +185,15 @@ def test_a_role_claim_copied_from_the_template_runs_scikit_learn_through_its_rol
     (pkg / "krr.py").write_text(source)
     assert module == "outkrr.paper"
     env = subprocess_env(tmp_path)
-    run = subprocess.run([*CLI, "run", "outkrr.krr-dof", "--profile", "ci", "--no-progress", "--out",
-                          str(tmp_path / "r"), "--estimator", "sklearn-nystroem-ridge"],
+    run = subprocess.run([*CLI, *serial(["run", "outkrr.krr-dof", "--profile", "ci", "--no-progress", "--out",
+                          str(tmp_path / "r"), "--estimator", "sklearn-nystroem-ridge"])],
                          capture_output=True, text=True, env=env, timeout=TIMEOUT)
     assert run.returncode == 0, run.stderr
     assert next(x for x in run.stdout.splitlines() if "outkrr.krr-dof[sklearn-nystroem-ridge]:" in x
                 ).startswith("HOLDS"), run.stdout
-    conf = subprocess.run([*CLI, "conformance", "outkrr.krr-dof", "--profile", "ci", "--no-progress", "--out",
+    conf = subprocess.run([*CLI, *serial(["conformance", "outkrr.krr-dof", "--profile", "ci", "--no-progress", "--out",
                            str(tmp_path / "c"), "--estimators", "ours-nystrom-krr", "sklearn-kernel-ridge",
-                           "sklearn-nystroem-ridge"], capture_output=True, text=True, env=env, timeout=TIMEOUT)
+                           "sklearn-nystroem-ridge"])], capture_output=True, text=True, env=env, timeout=TIMEOUT)
     assert conf.returncode == 0, conf.stderr
     row = next(x for x in (tmp_path / "c" / "conformance.md").read_text().splitlines()
                if x.startswith("| `outkrr.krr-dof`"))
