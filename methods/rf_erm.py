@@ -33,6 +33,7 @@ import scipy.linalg as sla
 from kpca_suite.kernels import Kernel, check_array, check_positive, check_random_state, check_rank
 
 from .base import reset_fitted
+from .nystrom import lapack_top_eigenpairs
 from kpca_suite.kernels.dask_arrays import check_dask_array, is_dask_array, tree_reduce
 from .rf_subspace import RandomFeatureSubspace
 
@@ -107,20 +108,20 @@ class RFERM(RandomFeatureSubspace):
             for Z in fmap.blocks(X, block_size):
                 S += Z.T @ Z
         seen += X.shape[0]
-        top = len(S) - self.n_components
-        e, U = sla.eigh(S / seen, subset_by_index=[top, len(S) - 1], driver="evr")
+        e, U = lapack_top_eigenpairs(S / seen, self.n_components)
         self.feature_map_, self.covariance_sum_, self.n_samples_seen_ = fmap, S, seen
         vars(self).pop("_all_eigenvalues_", None)
-        self.components_ = np.ascontiguousarray(U[:, ::-1])
-        self.eigenvalues_ = np.maximum(e[::-1], 0.0)
+        self.components_ = np.ascontiguousarray(U)
+        self.eigenvalues_ = np.maximum(e, 0.0)
         return self
 
     @property
     def all_eigenvalues_(self) -> np.ndarray:
         """(m',) every eigenvalue of C_m, descending, clipped at 0. ``partial_fit`` solves
-        for the top k only (LAPACK's MRRR on that index range, a third of a full eigh's
-        time at m = 512 - 816, k <= 10); the rest come from one ``eigvalsh`` of C_m on
-        first access, the fitted top k in front."""
+        for the top k only (:func:`methods.nystrom.lapack_top_eigenpairs`, a third of a full
+        eigh's time at m = 512 - 816, k = 3; not ARPACK, whose small workspace would take the
+        m x m one out of the step's memory that ullah18.cost reads as ERM's O(m^2)); the rest
+        come from one ``eigvalsh`` of C_m on first access, the fitted top k in front."""
         fitted = vars(self)
         if "_all_eigenvalues_" not in fitted:
             if "covariance_sum_" not in fitted:

@@ -24,6 +24,25 @@ def test_matches_exact_pca_of_the_features():
     np.testing.assert_allclose(est.transform(X), Z @ est.components_)
 
 
+def test_top_k_and_every_eigenvalue_on_first_read_refreshed_by_partial_fit():
+    """The top k come from LAPACK's subset solve, the rest of the spectrum from one eigvalsh
+    when all_eigenvalues_ is first read; a later partial_fit must not leave the old spectrum
+    behind. Eigenvalues within 100 eps lambda_1, projectors within
+    100 eps lambda_1 / gap_k of a full eigh of C_m."""
+    X = _data(n=900, d=3)
+    est = RFERM(5, 300, kernel=Kernel("gaussian", gamma=0.5), random_state=3)
+    for part in (X[:450], X[450:]):
+        est.partial_fit(part)
+        Z = est.features(X[:est.n_samples_seen_])
+        e, U = np.linalg.eigh(Z.T @ Z / est.n_samples_seen_)
+        e, U = e[::-1], U[:, ::-1]
+        eps = np.finfo(float).eps
+        np.testing.assert_allclose(est.all_eigenvalues_, np.maximum(e, 0.0), rtol=0, atol=100 * eps * e[0])
+        np.testing.assert_array_equal(est.all_eigenvalues_[:5], est.eigenvalues_)
+        P, Q = est.components_ @ est.components_.T, U[:, :5] @ U[:, :5].T
+        np.testing.assert_allclose(P, Q, rtol=0, atol=100 * eps * e[0] / (e[4] - e[5]))
+
+
 def test_chunks_give_the_same_fit_as_one_pass():
     X = _data()
     one = RFERM(3, 16, variant="paired", random_state=1).fit(X)

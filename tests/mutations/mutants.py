@@ -207,10 +207,10 @@ MUTANTS = (
     ),
     Mutant(
         "rf-erm-ascending", "methods/rf_erm.py",
-        "subset_by_index=[top, len(S) - 1]",
-        "subset_by_index=[0, self.n_components - 1]",
-        "eigh's index range counted from the wrong end (LAPACK numbers the eigenvalues in ascending order), "
-        "so RF-ERM returns the bottom-k eigenvectors of the feature covariance.",
+        "e, U = lapack_top_eigenpairs(S / seen, self.n_components)",
+        "e, U = lapack_top_eigenpairs(-S / seen, self.n_components)",
+        "the eigenpairs taken from the wrong end of the spectrum (the top k of -C_m), so RF-ERM returns the "
+        "bottom-k eigenvectors of the feature covariance.",
         ("tests/test_rf_erm.py",),
         ("ullah18.rate-erm", "ullah18.estimation", "ghashami16.randomnoisy"),
     ),
