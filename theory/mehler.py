@@ -102,6 +102,16 @@ def mehler_eigenfunctions(x, gamma: float, data_var: float, count: int) -> np.nd
     return (c / a) ** 0.25 * np.exp(-(c - a) * x * x)[:, None] * H
 
 
+def weighted_gram_eigen(F, w):
+    """(lam, V): the eigenvalues, descending, and orthonormal eigenvectors of F^T diag(w) F
+    (F is N x m, w >= 0), from the thin SVD of diag(sqrt(w)) F: min(N, m) pairs. When N < m
+    the other m - N eigenvalues are 0 and F V = 0 on their eigenvectors. N m min(N, m)
+    flops where an eigh of the m x m Gram costs m^3 (N = 100 quadrature nodes, m = 512: 4 ms
+    against 35)."""
+    _, s, Vt = np.linalg.svd(F * np.sqrt(w)[:, None], full_matrices=False)
+    return s**2, Vt.T
+
+
 def gauss_hermite(data_var: float, n_nodes: int):
     """Nodes and weights (summing to 1) of n_nodes-point Gauss-Hermite quadrature
     for E[f(x)], x ~ N(0, data_var)."""
@@ -251,6 +261,15 @@ class MehlerModel:
         if F.ndim != 2 or F.shape[0] != nodes.shape[0]:
             raise ValueError(f"features must map (N, {self.d}) nodes to an (N, m) array, got {F.shape}")
         return F
+
+    def feature_spectrum(self, features) -> np.ndarray:
+        """Every eigenvalue of the population C = E_rho[f(x) f(x)^T] of :meth:`feature_population`,
+        descending, without forming C: :func:`weighted_gram_eigen` at the quadrature nodes,
+        then zeros up to m (C has rank at most the number of nodes)."""
+        nodes, w = self.quadrature()
+        F = self._features_at(features, nodes)
+        lam, _ = weighted_gram_eigen(F, w)
+        return np.concatenate([lam, np.zeros(F.shape[1] - len(lam))])
 
     def feature_population(self, features) -> "FeaturePopulation":
         """Population Gram matrices of a finite feature map f(x) in R^m (e.g. a
