@@ -267,3 +267,29 @@ def test_a_claims_own_figure_is_renamed_by_the_rule_when_drawn(tmp_path):
         assert all(p.is_file() for p in paths)
         assert plots.files_of(cid, tmp_path) == [paths[i] for i in (0, 1, 2, 3, 4, 5)]
     assert plots.save_figure(plots.pyplot().figure(), tmp_path, "free_name")[0].name == "free_name.png"
+
+
+@pytest.mark.parametrize("layout", ["constrained", "tight", "one-off tight_layout()", None])
+def test_a_saved_figure_is_cropped_as_matplotlib_crops_it(layout, tmp_path):
+    """save_figure's box (drawn first only under a layout engine that places the axes at draw
+    time) gives the PNG matplotlib's own bbox_inches="tight", pad_inches=0.1 gives: without the
+    draw a constrained figure would be cropped before its layout moved the labels."""
+    from PIL import Image
+
+    def figure():
+        fig, axes = plots.pyplot().subplots(2, 2, figsize=(6, 4), layout=layout if layout in ("constrained", "tight")
+                                            else None)
+        for ax in axes.flat:
+            ax.set_title("title")
+            ax.set_xlabel("x label")
+            ax.set_ylabel("a long label " * 3)
+        fig.suptitle("suptitle")
+        if layout == "one-off tight_layout()":
+            fig.tight_layout()
+        return fig
+
+    ref = figure()
+    ref.savefig(tmp_path / "ref.png", dpi=plots.DPI, bbox_inches="tight", pad_inches=0.1)
+    plots.pyplot().close(ref)
+    png, svg = plots.save_figure(figure(), tmp_path, "ours")
+    assert Image.open(png).size == Image.open(tmp_path / "ref.png").size and svg.is_file()
