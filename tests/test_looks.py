@@ -61,6 +61,18 @@ def test_an_interim_ci_is_wider_the_fewer_the_seeds():
     assert all(a > b > 1.5 for a, b in zip(k, k[1:]))
 
 
+def test_the_interim_quantiles_are_scipy_stats_own():
+    """interim_t and interim_widening take Student's and the normal quantile from
+    scipy.special (stdtrit, ndtri); scipy.stats' t.ppf and norm.ppf give the same numbers."""
+    from scipy.stats import norm, t
+
+    from kpca_suite.suites.judging import INTERIM_LEVEL, interim_t
+    for seeds in (2, 5, 10, 25, 100):
+        q = t.ppf(1 - (1 - INTERIM_LEVEL) / 2, seeds - 1)
+        assert interim_t(seeds) == q
+        assert interim_widening(seeds) == float(q * np.sqrt(seeds / (seeds - 1)) / norm.ppf(0.975))
+
+
 def test_a_settled_rate_stops_at_its_first_look_and_the_store_says_so():
     store = MemoryStore()
     ev = evaluate([RATE20], "ci", store, jobs=1)
