@@ -51,7 +51,7 @@ def test_serial_pool_and_dask_store_the_same_bits(tmp_path, pooled):
 
 # ------------------------------------------------------------- an existing Dask cluster
 
-KILL_CLAIM = "ullah18.rate-oja"  # 30 cells of 0.1-0.4 s at ci: a worker dies with cells in flight
+KILL_CLAIM = "ullah18.rate-oja-centred"  # 60 cells of 0.01-0.15 s at ci: a worker dies with cells in flight
 
 
 def _store_keys(out):

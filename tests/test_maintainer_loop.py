@@ -341,12 +341,12 @@ def test_a_kpca_factory_in_a_krr_row_is_n_a_not_a_type_error(tmp_path):
     reason = ("not a krr factory: it takes (n_components, budget, kernel, random_state), a krr factory is called as "
               "make(budget, kernel, ridge, random_state)")
     spec = "kpca=tests.external_estimators:nystrom"
-    r = _cli("run", "bach13.rank-rule", "--profile", "ci", "--out", str(tmp_path / "r"), "--no-progress",
+    r = _cli("run", "bach13.rank-rule-gaussian", "--profile", "ci", "--out", str(tmp_path / "r"), "--no-progress",
              "--estimator", spec)
-    assert r.returncode == 0 and _verdicts(r.stdout) == {"bach13.rank-rule[kpca]": ("N/A", reason)}, r.stderr
-    assert _nothing_checked(ext.nystrom, ["bach13.rank-rule"]) == {"bach13.rank-rule": reason}
-    c = _cli("conformance", "bach13.rank-rule", "--profile", "ci", "--out", str(tmp_path / "c"), "--no-progress",
-             "--reuse", str(tmp_path / "none"), "--estimators", spec)
+    assert r.returncode == 0 and _verdicts(r.stdout) == {"bach13.rank-rule-gaussian[kpca]": ("N/A", reason)}, r.stderr
+    assert _nothing_checked(ext.nystrom, ["bach13.rank-rule-gaussian"]) == {"bach13.rank-rule-gaussian": reason}
+    c = _cli("conformance", "bach13.rank-rule-gaussian", "--profile", "ci", "--out", str(tmp_path / "c"),
+             "--no-progress", "--reuse", str(tmp_path / "none"), "--estimators", spec)
     assert c.returncode == 0, c.stderr
     md = (tmp_path / "c" / "conformance.md").read_text()
     assert f"n/a · {reason}" in md and "unexpected keyword" not in md
