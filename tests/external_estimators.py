@@ -166,24 +166,15 @@ def collapsed_streaming(n_components, budget, kernel, random_state):
     return _CollapsedStreaming(n_components, budget, kernel, random_state)
 
 
-class SequentialOja(PlainRFF):
-    """Oja's rule on random Fourier features as a maintainer writes it: one sample at a time,
-    Q <- Q + eta_t z z^T Q, eta_t = 40 / (t + 100) counted over the whole stream, orthonormalised
-    (QR) every :attr:`ORTHONORMALISE_EVERY` samples and at the end of each batch
-    (``per_chunk``: the bug of one step per partial_fit call on the chunk's covariance, a
-    mini-batch Oja whose result depends on how the stream is cut).
+class MiniBatchOja(PlainRFF):
+    """Oja's rule on random Fourier features with the bug of one step per partial_fit call, on
+    the chunk's covariance: Q <- qr(Q + (2 / t) Z^T Z Q / |Z|), t counting calls. A mini-batch
+    Oja whose result depends on how the stream is cut (the correct sample-by-sample rule written
+    outside is the variants corpus's :func:`tests.variants.corpus.oja_qr_every_16`)."""
 
-    A QR after every step gives the same subspace: each step multiplies Q on the left by
-    I + eta_t z z^T and a QR on the right by an upper-triangular matrix, so the span of Q is that
-    of prod_t (I + eta_t z_t z_t^T) Q_0 wherever the QRs fall. Between two QRs the columns grow
-    by at most (1 + eta_t ||z||^2)^16 <= 1.8^16 ~ 1e4 (||z||^2 <= 2, eta_t <= 0.4), far from
-    losing a direction in float64."""
-
-    ORTHONORMALISE_EVERY = 16
-
-    def __init__(self, n_components, n_features, kernel, random_state=None, per_chunk=False):
+    def __init__(self, n_components, n_features, kernel, random_state=None):
         super().__init__(None, n_features, kernel, random_state)
-        self.k, self.per_chunk = n_components, per_chunk
+        self.k = n_components
 
     def partial_fit(self, X):
         if not hasattr(self, "Q_"):
@@ -192,30 +183,17 @@ class SequentialOja(PlainRFF):
                                                                                              self.k)))[0]
             self.t_ = 0
         Z = self._features(X)
-        if self.per_chunk:
-            self.t_ += 1
-            self.Q_ = np.linalg.qr(self.Q_ + (2.0 / self.t_) * Z.T @ (Z @ self.Q_) / len(Z))[0]
-            return self
-        for z in Z:
-            self.t_ += 1
-            self.Q_ += (40.0 / (self.t_ + 100.0)) * np.outer(z, z @ self.Q_)
-            if self.t_ % self.ORTHONORMALISE_EVERY == 0:
-                self.Q_ = np.linalg.qr(self.Q_)[0]
-        self.Q_ = np.linalg.qr(self.Q_)[0]
+        self.t_ += 1
+        self.Q_ = np.linalg.qr(self.Q_ + (2.0 / self.t_) * Z.T @ (Z @ self.Q_) / len(Z))[0]
         return self
 
     def transform(self, X):
         return self._features(X) @ self.Q_
 
 
-def sequential_oja(n_components, budget, kernel, random_state):
-    """A correct streaming-kpca factory: Oja's rule sample by sample."""
-    return SequentialOja(n_components, budget, kernel, random_state)
-
-
 def minibatch_oja(n_components, budget, kernel, random_state):
-    """A streaming-kpca factory that takes one Oja step per chunk (see :class:`SequentialOja`)."""
-    return SequentialOja(n_components, budget, kernel, random_state, per_chunk=True)
+    """A streaming-kpca factory that takes one Oja step per chunk (:class:`MiniBatchOja`)."""
+    return MiniBatchOja(n_components, budget, kernel, random_state)
 
 
 class PlainCentredNystromKPCA(PlainNystromKPCA):

@@ -384,9 +384,12 @@ def test_a_halving_sketch_that_does_not_expose_its_rule_holds_and_one_that_claim
 
 def test_an_oja_written_outside_holds_the_streaming_rate_and_a_mini_batch_one_fails_on_its_chunking():
     """ullah18.rate-oja feeds the stream in chunks of 256 and of 97 rows: Oja's rule taken sample
-    by sample (plain NumPy, its own step schedule) spans the same subspace either way and holds;
-    one step per chunk depends on the chunking, and the summary says so."""
-    good = check(ext.sequential_oja, claims=["ullah18.rate-oja"], profile="ci")["ullah18.rate-oja"]
+    by sample (plain NumPy, its own step schedule, a QR every 16 samples: the variants corpus's
+    oja-qr-every-16) spans the same subspace either way and holds; one step per chunk depends on
+    the chunking, and the summary says so."""
+    from .variants.corpus import oja_qr_every_16
+
+    good = check(oja_qr_every_16, claims=["ullah18.rate-oja"], profile="ci")["ullah18.rate-oja"]
     assert good.status == "holds", good.summary
     bad = check(ext.minibatch_oja, claims=["ullah18.rate-oja"], profile="ci")["ullah18.rate-oja"]
     assert bad.status == "fails" and "violated: rechunked" in bad.summary, bad.summary
