@@ -68,8 +68,10 @@ def _store_keys(out):
 @pytest.fixture(scope="module")
 def dask_cluster():
     distributed = pytest.importorskip("distributed")
+    # the dashboard on a free port: None leaves the scheduler its default 8787, which the other
+    # xdist worker's cluster may hold when the module's tests are split between the two
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
         yield cluster, client
 
 
