@@ -104,11 +104,14 @@ def _open_store(outdir: Path, create: bool, verify: bool = True):
 
 
 @contextlib.contextmanager
-def _writing_outputs(out: Path):
+def _writing_outputs(out: Path, svg: bool):
     """Report, plots, matrix and errors.log are written whole or not at all
-    (:mod:`suites.files`); a disk that is full or read-only then ends in one line."""
+    (:mod:`suites.files`); a disk that is full or read-only then ends in one line. With
+    ``svg``, each figure is also written as SVG (:func:`suites.plots.vector_copies`)."""
+    from .plots import vector_copies
     try:
-        yield
+        with vector_copies(svg):
+            yield
     except OSError as e:
         raise UsageError(f"cannot write the outputs in {out}: {e.strerror or e}; the results store is unchanged, "
                          f"and `kpca-suite report --out {out}` writes them once there is room") from None
@@ -340,7 +343,7 @@ def cmd_run(args) -> int:
             ev.verdicts[v.claim] = v
         whole, every, every_expected = _with_stored(store, ev, claims + [c for c, _ in unjudged], args.profile,
                                                     options, expected)
-        with _writing_outputs(out):
+        with _writing_outputs(out, args.svg):
             _report_errors(ev, out)
             written = write_outputs(whole, every, out, args.profile, store, jobs=args.jobs,
                                     expected=every_expected, ran=set(ev.verdicts))
@@ -547,7 +550,7 @@ def _rejudge(store, args, out):
     profile, options = _stored_profile(store, args)
     expected = {run.id: fault.expect for run, fault in faults}
     ev = evaluate(claims, profile, store, options=options, run=False, keep=keep_faults(faults))
-    with _writing_outputs(out):
+    with _writing_outputs(out, args.svg):
         _report_errors(ev, out)
         written = write_outputs(ev, claims, out, profile, store, jobs=None, expected=expected)
     for e in written["errors"]:
@@ -726,13 +729,14 @@ def cmd_conformance(args) -> int:
             return 130
         store.set_meta("profile", args.profile)
         whole, every, expected = _with_stored(store, ev, runs, args.profile, {}, {})
-        with _writing_outputs(out):
+        with _writing_outputs(out, args.svg):
             _report_errors(ev, out)
             columns = matrix(claims, adapters, ev.verdicts, skipped, {})[0]
             overlays = draw_overlays(claims, columns, ev.verdicts, out)
             written = write_outputs(whole, every, out, args.profile, store, jobs=args.jobs, expected=expected,
                                     ran=set(ev.verdicts),
-                                    extra_plots={cid: [p, p.with_suffix(".svg")] for cid, p in overlays.items()})
+                                    extra_plots={cid: [p] + ([p.with_suffix(".svg")] if args.svg else [])
+                                                 for cid, p in overlays.items()})
             columns, rows = matrix(claims, adapters, ev.verdicts, skipped, written["plots"])
             judged = judge_matrix(expect, {c.id for c in selected}, columns, rows)
             md, html_ = write_matrix(columns, rows, out, args.profile, adapters, overlays)
@@ -884,6 +888,8 @@ EXACT_MAX_N_HELP = ("the largest n at which an implementation declared exact (ki
 EXPECT_HELP = ("a TOML file of expected failures, a table per implementation: [NAME] then \"CLAIM\" = \"reason\". A "
                "listed claim that fails or is inconclusive is marked XFAIL and does not fail the run; one that holds "
                "does (exit 1: remove it); one n/a for NAME, an unknown table or claim, a file that is not TOML: exit 2")
+SVG_HELP = ("also write each figure as SVG beside its PNG (vector, for papers); without it an SVG left by an "
+            "earlier drawing is removed")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -924,6 +930,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--digit", type=int, default=None, metavar="LABEL",
                    help="keep only this label of the --data file (Sterge et al. 2020 used MNIST digits 2 and 5)")
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
+    p.add_argument("--svg", action="store_true", help=SVG_HELP)
     p.add_argument("--estimator", action="append", default=None, metavar="NAME[=MODULE:FACTORY]",
                    help="run the claims with this implementation in place of their own (repeatable): a "
                         "built-in (`kpca-suite estimators`), NAME=MODULE:FACTORY for your factory "
@@ -975,6 +982,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help=EXPECT_HELP + "; with it, a claim that fails unlisted exits 1 (without it, 0: the matrix is "
                         "a finding)")
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
+    p.add_argument("--svg", action="store_true", help=SVG_HELP)
     p.set_defaults(func=cmd_conformance)
 
     p = sub.add_parser("plan", help="estimate the CPU time, memory and wall time of a profile",
@@ -1016,6 +1024,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--out", default="results", metavar="DIR", help="results directory (default: results)")
         p.add_argument("--profile", choices=PROFILES, default=None,
                        help="judge the cells of this profile (default: the profile of the last run)")
+        p.add_argument("--svg", action="store_true", help=SVG_HELP)
         if name == "report":
             p.add_argument("--verify", action="store_true",
                            help="only check the store's ledger and the rows of the named claims (all by default) "

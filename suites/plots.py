@@ -1,5 +1,5 @@
 """The plot of a claim's fits (matplotlib, Agg backend): one log-log figure per
-claim from its :class:`~suites.claim.Verdict` fits, written as PNG and SVG.
+claim from its :class:`~suites.claim.Verdict` fits, written as PNG (and SVG on request).
 Fits with different axis labels go to separate panels; later fits are drawn
 above earlier ones. What each :class:`~suites.claim.Fit` kind draws:
 
@@ -26,6 +26,7 @@ never an error.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import dataclasses
 import functools
@@ -54,9 +55,10 @@ def safe_name(claim_id: str) -> str:
 
 # ---------------------------------------------------------------------- the names of figure files
 #
-# One rule: a claim's figure files are ``<claim>.png`` / ``.svg`` (its fits, :func:`plot_fits`) and
-# ``<claim>.<panel>.png`` / ``.svg`` (its own figure, conformance's overlay ``<claim>.implementations``),
-# ``<claim>`` being :func:`safe_name` of the claim id and ``<panel>`` letters, digits, ``_`` and ``-``.
+# One rule: a claim's figure files are ``<claim>.png`` (its fits, :func:`plot_fits`) and
+# ``<claim>.<panel>.png`` (its own figure, conformance's overlay ``<claim>.implementations``),
+# each with its ``.svg`` when asked for, ``<claim>`` being :func:`safe_name` of the claim id and ``<panel>``
+# letters, digits, ``_`` and ``-``.
 # A claim's own ``figure`` function may name its file as it likes (``bach13_fig1_curves``,
 # ``sterge20.digits``): :func:`save_figure`, called while :func:`plot_claim` draws that claim, renames
 # it by the rule (:func:`figure_name`), so the paper modules need not know it.
@@ -66,6 +68,23 @@ def safe_name(claim_id: str) -> str:
 OWN_FIGURE = "figure"
 
 _DRAWING = contextvars.ContextVar("drawing", default=None)  # (claim id, names used) while plot_claim draws
+
+#: The formats :func:`save_figure` writes: PNG always (the report shows it), SVG on request
+#: (``--svg``, for papers). An SVG draws the whole figure once more, about a third of the
+#: plotting time of the main job, so it is not written by default.
+FORMATS = ("png", "svg")
+_SVG = contextvars.ContextVar("svg", default=False)
+
+
+@contextlib.contextmanager
+def vector_copies(enabled: bool):
+    """Within it, :func:`save_figure` also writes an SVG beside each PNG when ``enabled``
+    (processes forked inside inherit the choice)."""
+    token = _SVG.set(bool(enabled))
+    try:
+        yield
+    finally:
+        _SVG.reset(token)
 
 
 def _panel(text: str) -> str:
@@ -428,7 +447,7 @@ DRAW = {"rate": _draw_rate, "bound": _draw_bound, "measured": _draw_curve}
 
 def plot_fits(verdict, outdir) -> list:
     """Draw ``verdict.fits`` (see the module docstring for what each kind draws)
-    into ``outdir/<claim-id>.png`` and ``.svg``: one log-log panel per (xlabel,
+    into ``outdir/<claim-id>.png`` (:func:`save_figure`): one log-log panel per (xlabel,
     ylabel), the legend under each panel. Returns the paths ([] when the verdict
     has no fits)."""
     fits = list(getattr(verdict, "fits", None) or [])
@@ -492,7 +511,7 @@ def plot_implementations(claim_id: str, verdicts: dict, outdir) -> list:
     the fitted line ``y = e^b x^s`` and its CI wedge) in its own colour, labelled with
     its status and slope, and once the prediction: the predicted slope as a dashed line
     and the tolerance band as a grey wedge, both through the first implementation's first
-    mean. Written as ``outdir/<claim>.implementations.png`` and ``.svg``; returns the paths,
+    mean. Written as ``outdir/<claim>.implementations.png`` (:func:`save_figure`); returns the paths,
     or [] when no verdict has a judged slope."""
     judged = [(name, v, v.judged_slope()) for name, v in verdicts.items() if v.status != "n/a"]
     judged = [(name, v, fit) for name, v, fit in judged if fit is not None]
@@ -564,9 +583,11 @@ DPI = 120
 
 
 def save_figure(fig, outdir, name) -> list:
-    """Write ``fig`` as ``outdir/name.png`` and ``.svg`` (the directory is made
-    if missing), close it, and return the two paths. Called while :func:`plot_claim`
-    draws a claim's own figure, ``name`` is first made the rule's (:func:`figure_name`).
+    """Write ``fig`` as ``outdir/name.png``, and ``.svg`` within :func:`vector_copies`
+    (the directory is made if missing), close it, and return the paths written. A file of the
+    other format left by an earlier drawing is removed, so that no figure is older than its
+    sibling. Called while :func:`plot_claim` draws a claim's own figure, ``name`` is first
+    made the rule's (:func:`figure_name`).
 
     Both files are cropped to one tight bounding box (everything drawn, padded by
     0.1 inch), computed once here: ``bbox_inches="tight"`` would lay the figure out
@@ -582,7 +603,10 @@ def save_figure(fig, outdir, name) -> list:
         claim_id, used = drawing
         name = figure_name(claim_id, name, used)
         used.add(name)
-    paths = [outdir / f"{name}.png", outdir / f"{name}.svg"]
+    formats = FORMATS if _SVG.get() else FORMATS[:1]
+    paths = [outdir / f"{name}.{fmt}" for fmt in formats]
+    for fmt in FORMATS[len(formats):]:
+        (outdir / f"{name}.{fmt}").unlink(missing_ok=True)
     fig.set_dpi(DPI)
     from matplotlib.layout_engine import PlaceHolderLayoutEngine
 

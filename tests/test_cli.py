@@ -36,8 +36,13 @@ def test_run_writes_everything_and_holds(toy_registry, tmp_path, capsys):
     code, out, err = run(["run", "toy.rate", "--out", str(out_dir), "--jobs", "1", "--profile", "ci"], capsys)
     assert code == 0, err
     assert "HOLDS" in out and "toy.rate" in out
-    for name in ("results.sqlite", "report.md", "report.html", "plots/toy.rate.png", "plots/toy.rate.svg"):
+    for name in ("results.sqlite", "report.md", "report.html", "plots/toy.rate.png"):
         assert (out_dir / name).is_file(), name
+    assert not (out_dir / "plots/toy.rate.svg").exists()  # on request only
+    assert run(["plot", "--out", str(out_dir), "--svg"], capsys)[0] == 0
+    assert (out_dir / "plots/toy.rate.svg").is_file() and "plots/toy.rate.svg" in (out_dir / "report.md").read_text()
+    assert run(["report", "--out", str(out_dir)], capsys)[0] == 0  # redrawn without: no SVG older than its PNG
+    assert not (out_dir / "plots/toy.rate.svg").exists() and ".svg" not in (out_dir / "report.md").read_text()
     md = (out_dir / "report.md").read_text()
     assert "toy.rate" in md and "holds" in md and "plots/toy.rate.png" in md and "profile" in md.lower()
     html = (out_dir / "report.html").read_text()

@@ -229,7 +229,7 @@ def test_conformance_writes_the_matrix(tmp_path):
     out = tmp_path / "c"
     r = _cli("conformance", "ghashami16.thm21", "--profile", "ci", "--out", str(out), "--no-progress",
              "--estimators", "sklearn-rbf-tsvd", "sklearn-nystroem-tsvd", "ours-rff",
-             "mine=tests.external_estimators:rff")
+             "mine=tests.external_estimators:rff", "--svg")
     assert r.returncode == 0, r.stderr
     md = (out / "conformance.md").read_text()
     overlay = "plots/ghashami16.thm21.implementations.png"  # every implementation against the prediction

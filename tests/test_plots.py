@@ -261,7 +261,8 @@ def test_a_claims_own_figure_is_renamed_by_the_rule_when_drawn(tmp_path):
     claim = dataclasses.replace(toy_claim.TOY_RATE, figure=figure)
     for cid in ("toy.rate", "toy.rate[fault:slow]"):
         v = Verdict("holds", "", [rate("m", -0.5, (-0.6, -0.4))], claim=cid)
-        paths, errors = plots.plot_claim(claim, v, [], tmp_path)
+        with plots.vector_copies(True):
+            paths, errors = plots.plot_claim(claim, v, [], tmp_path)
         own = plots.safe_name(cid)
         assert not errors and [p.name for p in paths] == [f"{own}.{x}" for x in (
             "png", "svg", "curves.png", "curves.svg", "figure.png", "figure.svg")]
@@ -292,5 +293,5 @@ def test_a_saved_figure_is_cropped_as_matplotlib_crops_it(layout, tmp_path):
     ref = figure()
     ref.savefig(tmp_path / "ref.png", dpi=plots.DPI, bbox_inches="tight", pad_inches=0.1)
     plots.pyplot().close(ref)
-    png, svg = plots.save_figure(figure(), tmp_path, "ours")
-    assert Image.open(png).size == Image.open(tmp_path / "ref.png").size and svg.is_file()
+    png, = plots.save_figure(figure(), tmp_path, "ours")
+    assert Image.open(png).size == Image.open(tmp_path / "ref.png").size

@@ -15,7 +15,7 @@ from kpca_suite.suites import cli
 from kpca_suite.suites.cell import Cell, Result
 from kpca_suite.suites.claim import Fit, Verdict
 from kpca_suite.suites.coverage import Stated
-from kpca_suite.suites.plots import plot_fits
+from kpca_suite.suites.plots import plot_fits, vector_copies
 from kpca_suite.suites.report import write_report
 from kpca_suite.suites.report_model import clauses, glance_text
 from tests import toy_claim as toy
@@ -77,7 +77,8 @@ def test_a_claims_section_holds_its_statement_figure_numbers_tolerance_faults_ce
               band=(-0.6, -0.4))
     v = Verdict("holds", "slope -0.5 [-0.52, -0.48] vs band [-0.6, -0.4]", [fit], {"slope": -0.5},
                 {"slope_band": [-0.6, -0.4]}, claim="toy.rate")
-    paths = plot_fits(v, tmp_path / "plots")
+    with vector_copies(True):
+        paths = plot_fits(v, tmp_path / "plots")
     record = json.dumps({"modules": [["kpca_suite.suites.cell", "suites/cell.py", "0" * 64],
                                      ["tests.toy_claim", "tests/toy_claim.py", "1" * 64]], "distributions": ["numpy==2"]})
     fault = Verdict("fails", "slope 0 vs band [-0.6, -0.4]", claim="toy.rate[fault:flat]")

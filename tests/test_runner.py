@@ -222,7 +222,7 @@ def test_progress_line():
 def test_plots_and_report_survive_nan(tmp_path):
     import numpy as np
 
-    from kpca_suite.suites.plots import plot_fits
+    from kpca_suite.suites.plots import plot_fits, vector_copies
     from kpca_suite.suites.claim import Fit, Verdict
     from kpca_suite.suites.report import write_report
 
@@ -233,7 +233,8 @@ def test_plots_and_report_survive_nan(tmp_path):
             Fit("b", x, np.full((4, 3), np.nan), float("nan"), (float("nan"),) * 2, xlabel="t"),
             Fit("c", x, x ** -1.0, -1.0, (-1.0, -1.0))]  # 1-D y
     v = Verdict("fails", "x | y", fits, {"slope": np.float64(-0.9)}, {"slope": -1}, claim="toy/odd id")
-    paths = plot_fits(v, tmp_path / "plots")
+    with vector_copies(True):
+        paths = plot_fits(v, tmp_path / "plots")
     assert [p.name for p in paths] == ["toy_odd_id.png", "toy_odd_id.svg"]
     assert plot_fits(Verdict("holds", "no fits", claim="toy.none"), tmp_path) == []
     md, html = write_report([v, Verdict("inconclusive", "<b>", claim="toy.none")], paths, tmp_path, "ci",
