@@ -253,11 +253,11 @@ def test_a_disk_full_before_the_run_ends_in_one_line_and_leaves_no_lock(toy_regi
 
 
 def test_a_report_on_a_full_disk_ends_in_one_line_keeps_the_store_and_leaves_no_empty_report(stored):
-    """No file may grow past 40 KiB: the store opens (its -shm file is 32 KiB), the first
-    plot (a PNG of about 60 KiB) cannot be written."""
+    """No file may grow past 33 KiB: the store opens (its -shm file is 32 KiB), the first
+    plot (a PNG of about 36 KiB) cannot be written."""
     before = hashlib.sha256((stored / "results.sqlite").read_bytes()).hexdigest()
     (stored / "report.md").unlink()
-    script = ("import resource, sys\nresource.setrlimit(resource.RLIMIT_FSIZE, (40960, 40960))\n"
+    script = ("import resource, sys\nresource.setrlimit(resource.RLIMIT_FSIZE, (33792, 33792))\n"
               "from tests.test_store_ledger import _cli_on_toys\nsys.exit(_cli_on_toys(sys.argv[1:]))\n")
     p = subprocess.run([sys.executable, "-c", script, "report", "--out", str(stored)], cwd=ROOT, capture_output=True,
                        text=True, timeout=120)
