@@ -44,6 +44,11 @@ running sketch, NumPy's route (a SYRK for the Gram) against this one, one thread
 (2026-11-26): ell = 20, d = 500, j = 10: 54 -> 31 µs (float64), 48 -> 25 µs (float32);
 ell = 50, d = 1000, j = 25: 324 -> 289 µs and 281 -> 211 µs; j = 50 (standard): 406 -> 309 µs
 and 322 -> 218 µs. The eigh (180 µs in float64, 140 µs in float32 at ell = 50) is most of what is left.
+After a standard shrink that Gram is an arrowhead (a diagonal bordered by the new row's products),
+so the next shrink's eigenpairs come from a rank-one update of a diagonal in O(ell^2)
+(:func:`_rank_one_rows`, :mod:`kernels.rank_one_eigh`): at ell = 50, d = 512 the kept rows'
+coefficients took 64 µs against the eigh route's 246 µs, and the shrinks of a quick
+ghashami16.randomnoisy cell (SKPCA, ell = 50) 0.51 s against 1.60 s (one thread, 2026-11-29).
 perf.fd measures the whole sketch against a plain NumPy FD and the floor of its shrinks,
 perf.float32 float32 against float64.
 """
@@ -56,10 +61,14 @@ import numpy as np
 from numba import njit
 
 from .dask_arrays import check_dask_array, is_dask_array, tree_reduce
+from .rank_one_eigh import rank_one_eigh
 from .threads import blas_single_thread
 from .validation import check_array, check_positive
 
 SHRINKS = ("standard", "halving")
+#: The largest squared row norm of a sketch for the rank-one route (:func:`_rank_one_rows`): within
+#: it, a square that underflowed is below 1e-108 of it and none overflowed.
+SAFE_SIZE = (1e-200, 1e200)
 #: The fitted state: what ``fit`` forgets and a chunked ``partial_fit`` takes from its merged sketch.
 FITTED = ("sketch_", "n_filled_", "n_orthogonal_", "delta_", "n_shrinks_", "n_rows_seen_")
 
@@ -252,34 +261,109 @@ def sketch_gram(B, n_orthogonal):
 
 
 @njit(cache=True)
-def shrink_rows(B, j, n_orthogonal):
-    """One shrink of the full sketch B (ell x d, C order) in place through its ell x ell Gram
-    (:func:`sketch_gram`; its first ``n_orthogonal`` rows are those of the last shrink), j the
-    shrink index; returns delta. With B B^T = Y diag(lam) Y^T (LAPACK eigh), lam_1 >= ...
-    >= lam_ell, delta = max(lam_j, 0) and
-
-    .. math::  b_i \\leftarrow \\sqrt{\\max(\\lambda_i - \\delta, 0) / \\lambda_i}\\; y_i^T B,
-               \\qquad i < j,
-
-    (0 where lam_i <= 0), rows j..ell zeroed: the rows of sqrt(Sigma^2 - delta I) V^T for
-    B = Y Sigma V^T without forming V (module docstring). The same sketch as the SVD route up to
-    round-off of order eps ||B||_2^2 in B^T B (the directions with sigma_i^2 near round-off get
-    a factor <= 1 on a row of norm ~ eps ||B||_2, so they stay negligible); row signs are
-    LAPACK's choice in either route. The ell x ell eigh avoids the bidiagonal reduction of the
-    ell x d matrix that dominates an SVD of B (perf.skpca measures the sketch). The scale
-    factors are computed in float64 for a float32 B."""
+def _gram_rows(B, j, n_orthogonal):
+    """The kept rows' coefficients R ((j - 1) x ell: B <- R B) and delta, from the Gram's
+    eigendecomposition B B^T = Y diag(lam) Y^T (LAPACK eigh of :func:`sketch_gram`),
+    lam_1 >= ... >= lam_ell: delta = max(lam_j, 0), R_i = sqrt(max(lam_i - delta, 0) / lam_i) y_i^T
+    (0 where lam_i <= 0)."""
     ell = B.shape[0]
     lam, Y = np.linalg.eigh(sketch_gram(B, n_orthogonal))  # ascending
     lam, Y = lam[::-1], Y[:, ::-1]
     delta = max(float(lam[j - 1]), 0.0)
     keep = j - 1
-    R = np.zeros((keep, ell), dtype=B.dtype)  # the kept rows' scaled y_i^T
+    R = np.zeros((keep, ell), dtype=B.dtype)
     for i in range(keep):
         top = float(lam[i])
         if top > 0.0:
             scale = np.sqrt(max(top - delta, 0.0) / top)
             for r in range(ell):
                 R[i, r] = Y[r, i] * scale
+    return R, delta
+
+
+@njit(cache=True)
+def _rank_one_rows(B, j):
+    """:func:`_gram_rows` when the first ell - 1 rows are mutually orthogonal (a standard
+    shrink's), in O(ell^2) for the eigenpairs instead of the eigh's O(ell^3). The Gram is then an
+    arrowhead, diag(sigma_t^2) bordered by w_t = b_t^T z (z the last row) with corner ||z||^2; over
+    the nonzero rows it is L L^T with
+
+    .. math::  L = \\begin{pmatrix} \\operatorname{diag}(\\sigma) & 0 \\\\ c^T & c_r \\end{pmatrix},
+               \\qquad c_t = w_t / \\sigma_t, \\qquad c_r^2 = \\|z\\|^2 - \\textstyle\\sum_t c_t^2,
+
+    so its eigenvalues are those of L^T L = diag(sigma_1^2, ..., sigma_p^2, 0) + (c, c_r)(c, c_r)^T
+    (:func:`kernels.rank_one_eigh.rank_one_eigh`), the others 0, and y_i = L u_i / ||L u_i||:
+    sigma_t u_ti on b_t and (c, c_r)^T u_i on z. c_r^2 is the arrowhead's Schur complement: below
+    -tol = -8 eps max(||z||^2, max sigma_t^2) (eps of B's dtype) the rows were not orthogonal enough for this form
+    (tiny rows whose directions are round-off) and the shrink takes the eigh; between -tol and 0
+    it is set to 0, a change of the Gram by at most tol. A row with lam_i <= tol is dropped (B^T B
+    changes by at most tol): there L u_i is round-off, and y_i from it would be any direction. A
+    sketch whose largest squared norm lies outside :data:`SAFE_SIZE`, where the squares above have
+    underflowed or overflowed, takes the eigh too (LAPACK scales the Gram)."""
+    ell = B.shape[0]
+    o = ell - 1
+    z = B[o]
+    w = (B[:o] @ z).astype(np.float64)
+    p = 0
+    rows = np.empty(o, dtype=np.int64)
+    sigma = np.empty(o)
+    for t in range(o):
+        s2 = float(np.dot(B[t], B[t]))
+        if s2 > 0.0:
+            rows[p], sigma[p] = t, np.sqrt(s2)
+            p += 1
+    e = np.zeros(p + 1)
+    c = np.zeros(p + 1)
+    for q in range(p):
+        e[q] = sigma[q] * sigma[q]
+        c[q] = w[rows[q]] / sigma[q]
+    alpha = float(np.dot(z, z))
+    size = max(alpha, float(np.max(e)))
+    schur = alpha - float(np.dot(c, c))
+    tol = 8.0 * np.finfo(B.dtype).eps * size
+    if schur < -tol or not SAFE_SIZE[0] < size < SAFE_SIZE[1]:
+        return _gram_rows(B, j, o)
+    c[p] = np.sqrt(max(schur, 0.0))
+    lam, U = rank_one_eigh(e, c)  # ascending: p + 1 of B B^T's ell eigenvalues, the others 0
+    lam, V = lam[::-1], np.ascontiguousarray(U[:, ::-1].T)  # V's rows: the u_i, descending
+    delta = max(float(lam[j - 1]), 0.0) if j <= p + 1 else 0.0
+    keep = j - 1
+    R = np.zeros((keep, ell), dtype=B.dtype)
+    for i in range(min(keep, p + 1)):
+        top = float(lam[i])
+        if top > tol:  # below, L u is round-off: the row (norm^2 <= tol) is dropped
+            y_z = float(np.dot(c, V[i]))
+            norm2 = y_z * y_z
+            for q in range(p):
+                norm2 += (sigma[q] * V[i, q]) ** 2
+            scale = np.sqrt(max(top - delta, 0.0) / top / norm2)
+            R[i, o] = scale * y_z
+            for q in range(p):
+                R[i, rows[q]] = scale * sigma[q] * V[i, q]
+    return R, delta
+
+
+@njit(cache=True)
+def shrink_rows(B, j, n_orthogonal):
+    """One shrink of the full sketch B (ell x d, C order) in place, j the shrink index, its first
+    ``n_orthogonal`` rows those of the last shrink; returns delta. With B B^T = Y diag(lam) Y^T,
+    lam_1 >= ... >= lam_ell, delta = max(lam_j, 0) and
+
+    .. math::  b_i \\leftarrow \\sqrt{\\max(\\lambda_i - \\delta, 0) / \\lambda_i}\\; y_i^T B,
+               \\qquad i < j,
+
+    (0 where lam_i <= 0), rows j..ell zeroed: the rows of sqrt(Sigma^2 - delta I) V^T for
+    B = Y Sigma V^T without forming V (module docstring). The eigenpairs are the Gram's eigh
+    (:func:`_gram_rows`) or, when every row but the last is a standard shrink's, a rank-one update
+    of a diagonal (:func:`_rank_one_rows`), in float64 for a float32 B too. Either gives the SVD
+    route's sketch up to round-off of order eps ||B||_2^2 in B^T B (the directions with sigma_i^2
+    near round-off get a factor <= 1 on a row of norm ~ eps ||B||_2, so they stay negligible);
+    row signs are the solver's choice."""
+    if n_orthogonal == B.shape[0] - 1:
+        R, delta = _rank_one_rows(B, j)
+    else:
+        R, delta = _gram_rows(B, j, n_orthogonal)
+    keep = j - 1
     if keep > 0:
         B[:keep] = R @ B
     B[keep:] = 0.0

@@ -19,8 +19,8 @@ def plain_numpy_fd(A, ell, shrink="halving"):
     sqrt(max(s_i^2 - s_j^2, 0) / s_i^2) y_i^T B for i < j, rows j..ell zeroed),
     j = ell / 2 (halving: the "fill a buffer of 2 ell' rows, shrink to ell'" form
     with ell' = ell / 2) or ell (standard). It returns the same sketch as ours up to
-    round-off (ours shrinks in one jitted call, whose eigh is Numba's LAPACK binding,
-    NumPy's here); ours adds the validation, the fill counter's bookkeeping and merging."""
+    round-off (ours shrinks in one jitted call, whose eigenpairs are Numba's LAPACK eigh or, after a
+    standard shrink, a rank-one update; NumPy's eigh here); ours adds the validation, the fill counter's bookkeeping and merging."""
     n, d = A.shape
     B = np.zeros((ell, d))
     j = ell // 2 if shrink == "halving" else ell
@@ -65,7 +65,7 @@ def _fd_plain(A, ell, shrink, **_):
 
 def _fd_floor(A, ell, shrink, **_):
     """(number of shrinks of ours) x one shrink's jitted linear algebra (:func:`shrink_rows`:
-    the ell x ell Gram B B^T, its eigh, the kept rows Y^T B) on a buffer whose freed rows are
+    the ell x ell Gram B B^T, its eigenpairs, the kept rows Y^T B) on a buffer whose freed rows are
     refilled from a fixed sample before each shrink, plus one pass copying A through an ell-row
     buffer: what any FD of this rule must do."""
     from kpca_suite.kernels import FrequentDirections
@@ -91,7 +91,7 @@ FD = PerfClaim(
     id="perf.fd",
     goal="Frequent Directions sketch, both shrink rules: no slower than a plain NumPy FD of the same rule and "
          "the same sketch (buffer filled a slice at a time, one shrink per fill; ratio >= 1) and at most 1.2x the "
-         "floor of its shrinks' linear algebra (Gram, eigh, Y^T B) plus one pass over A (ratio >= 1/1.2); "
+         "floor of its shrinks' linear algebra (Gram, eigenpairs, Y^T B) plus one pass over A (ratio >= 1/1.2); "
          "single-threaded BLAS",
     data=_fd_data,
     contenders={"ours": _fd_ours, "plain NumPy FD": _fd_plain, "floor shrinks + pass": _fd_floor},

@@ -71,6 +71,24 @@ MUTANTS = (
         ("ghashami16.fd-bound", "ghashami16.fd-merge"),
     ),
     Mutant(
+        "fd-rank-one-ascending", "kernels/frequent_directions.py",
+        "    lam, V = lam[::-1], np.ascontiguousarray(U[:, ::-1].T)  # V's rows: the u_i, descending\n",
+        "    lam, V = lam, np.ascontiguousarray(U.T)\n",
+        "The standard shrink's rank-one route forgets that its eigenvalues come in ascending order, so "
+        "every shrink after the first keeps the smallest directions.",
+        ("tests/test_frequent_directions.py",),
+        ("ghashami16.fd-bound", "ghashami16.fd-merge"),
+    ),
+    Mutant(
+        "rank-one-no-loewner", "kernels/rank_one_eigh.py",
+        "                w[i] *= delta[i, J] / (d[i] - d[J])\n",
+        "                w[i] *= 1.0\n",
+        "The eigenvectors built from the original z instead of Loewner's z-hat (w_i = d_i - lambda_i "
+        "alone), which loses their orthogonality where roots lie close to poles.",
+        ("tests/test_rank_one_eigh.py",),
+        ("ghashami16.fd-bound",),
+    ),
+    Mutant(
         "fd-delta-overwritten", "kernels/frequent_directions.py",
         "        self.delta_ += delta\n",
         "        self.delta_ = delta\n",
