@@ -37,7 +37,7 @@ from kpca_suite.methods.rf_oja import RFOja
 from ...claim import Claim, Fault, Grid, PerProfile, Tolerance
 from ...judging import SlopeInBand
 from ...roles import Subject
-from ._common import CHUNK, MEHLER, NS, _model, fault_seeds
+from ._common import CHUNK, MEHLER, RATE_NS, _model, fault_seeds
 from .rates import (EXCESS_FLOOR, OJA_QR_EVERY, OJA_RULE, PLATEAU_BAND, PLATEAU_M, PROBE_NEEDS, RATE_BAND,
                     RATE_BUDGET, RF, SEEDS, SLOPE_RULE, _m_grows, m_rule, oja_judge, oja_schedule, rate_experiment,
                     rf_oja)
@@ -176,7 +176,7 @@ CENTRED = "; centred: the oracle's centred operator and its optimum (centred spe
 
 
 def _grid(**settings) -> PerProfile:
-    return PerProfile(*(Grid(NS[p], SEEDS[p], **settings) for p in ("ci", "quick", "full")))
+    return PerProfile(*(Grid(RATE_NS[p], SEEDS[p], **settings) for p in ("ci", "quick", "full")))
 
 
 def _subject(budget) -> Subject:
