@@ -65,25 +65,24 @@ def _fd_plain(A, ell, shrink, **_):
 
 def _fd_floor(A, ell, shrink, **_):
     """(number of shrinks of ours) x one shrink's jitted linear algebra (:func:`shrink_rows`:
-    the ell x ell Gram B B^T, its eigenpairs, the kept rows Y^T B) on a buffer whose freed rows are
-    refilled from a fixed sample before each shrink, plus one pass copying A through an ell-row
-    buffer: what any FD of this rule must do."""
+    the ell x ell Gram B B^T, its eigenpairs, the kept rows Y^T B) on a buffer whose freed rows
+    are refilled from A's rows in stream order, a slice at a time: what any FD of this rule must
+    do. The rows are A's own because a standard shrink's cost depends on them (its rank-one
+    update deflates where a new row adds little to the sketch's span)."""
     from kpca_suite.kernels import FrequentDirections
     from kpca_suite.kernels.frequent_directions import shrink_rows
     shrinks = FrequentDirections(ell, shrink).fit(A).n_shrinks_
-    n, d = A.shape
-    S = np.random.default_rng(1).standard_normal((ell, d))
-    buf = np.empty((ell, d))
+    n = A.shape[0]
     j = ell // 2 if shrink == "halving" else ell
 
     def floor():
-        B, orthogonal = S.copy(), 0
+        B, orthogonal, pos = np.array(A[:ell]), 0, ell
         for _ in range(shrinks):
-            B[j - 1:] = S[j - 1:]
             shrink_rows(B, j, orthogonal)
             orthogonal = j - 1
-        for start in range(0, n, ell):
-            np.copyto(buf[:min(ell, n - start)], A[start:start + ell])
+            take = min(ell - orthogonal, n - pos)
+            B[orthogonal:orthogonal + take] = A[pos:pos + take]
+            pos += take
     return floor
 
 
