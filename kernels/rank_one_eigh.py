@@ -27,16 +27,23 @@ zero entries, components of c at 1e-17): eigenvalues, orthogonality and residual
 
 from __future__ import annotations
 
+import ctypes
+
 import numpy as np
 from llvmlite import binding
-from numba import njit, types
+from numba import config, njit, types
 from numba.extending import get_cython_function_address
 
 # LAPACK's dlaed4 from SciPy's bundled LAPACK, called from jitted code by its symbol, so that the
 # compiled functions cache (a ctypes pointer would be a dynamic global). Registering the symbol
-# compiles nothing.
-binding.add_symbol("kpca_suite_dlaed4", get_cython_function_address("scipy.linalg.cython_lapack", "dlaed4"))
-_dlaed4 = types.ExternalFunction("kpca_suite_dlaed4", types.void(*(types.voidptr,) * 8))
+# compiles nothing. With Numba's JIT disabled (NUMBA_DISABLE_JIT=1, e.g. for coverage) the same
+# function is called through ctypes, which takes the arrays' ``.ctypes`` as pointers too.
+_DLAED4 = get_cython_function_address("scipy.linalg.cython_lapack", "dlaed4")
+if config.DISABLE_JIT:
+    _dlaed4 = ctypes.CFUNCTYPE(None, *(ctypes.c_void_p,) * 8)(_DLAED4)
+else:
+    binding.add_symbol("kpca_suite_dlaed4", _DLAED4)
+    _dlaed4 = types.ExternalFunction("kpca_suite_dlaed4", types.void(*(types.voidptr,) * 8))
 
 #: The deflation tolerance is DEFLATION_FACTOR eps max(max |e|, rho), LAPACK's dlaed2's.
 DEFLATION_FACTOR = 8.0

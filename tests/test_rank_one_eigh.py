@@ -6,6 +6,10 @@ Tolerances (measured 2026-11-29 on these cases): the eigenpairs' worst error was
 most 132 eps ||A||_2^2 in B^T B after 400 rows, each within its own round-off of the FD bound.
 The bounds below are 100 eps ||M|| and 1000 eps ||A||_2^2."""
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -84,3 +88,18 @@ def test_the_rank_one_shrink_gives_the_eigh_shrinks_sketch(kind, monkeypatch):
     assert abs(ours.delta_ - theirs.delta_) <= 1000 * eps * scale
     for fd, C in zip((ours, theirs), covariances):
         assert np.linalg.norm(A64.T @ A64 - C, 2) <= fd.delta_ + 1000 * eps * scale
+
+
+def test_with_the_jit_disabled_lapack_is_called_through_ctypes():
+    """NUMBA_DISABLE_JIT=1 (coverage, debugging) runs the jitted functions as Python: dlaed4 must
+    then still be LAPACK's, not a Numba type that returns nothing (which gave zero eigenvalues)."""
+    code = ("import numpy as np\n"
+            "from kpca_suite.kernels.rank_one_eigh import rank_one_eigh\n"
+            "e, c = np.array([0.1, 0.5, 0.5 + 1e-9, 0.9, 2.0]), np.array([0.3, -0.2, 0.25, 0.4, 1e-3])\n"
+            "lam, U = rank_one_eigh(e, c)\n"
+            "M = np.diag(e) + np.outer(c, c)\n"
+            "assert np.abs(lam - np.linalg.eigvalsh(M)).max() <= 100 * np.finfo(float).eps * 2\n"
+            "assert np.abs(M @ U - U * lam).max() <= 100 * np.finfo(float).eps * 2\n")
+    p = subprocess.run([sys.executable, "-c", code], env={**os.environ, "NUMBA_DISABLE_JIT": "1"},
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
