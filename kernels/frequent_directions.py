@@ -61,7 +61,7 @@ import numpy as np
 from numba import njit
 
 from .dask_arrays import check_dask_array, is_dask_array, tree_reduce
-from .rank_one_eigh import rank_one_eigh
+from .rank_one_eigh import DEFLATION_FACTOR, rank_one_eigh
 from .threads import blas_single_thread
 from .validation import check_array, check_positive
 
@@ -320,7 +320,7 @@ def _rank_one_rows(B, j):
     alpha = float(np.dot(z, z))
     size = max(alpha, float(np.max(e)))
     schur = alpha - float(np.dot(c, c))
-    tol = 8.0 * np.finfo(B.dtype).eps * size
+    tol = DEFLATION_FACTOR * np.finfo(B.dtype).eps * size
     if schur < -tol or not SAFE_SIZE[0] < size < SAFE_SIZE[1]:
         return _gram_rows(B, j, o)
     c[p] = np.sqrt(max(schur, 0.0))
