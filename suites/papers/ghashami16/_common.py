@@ -68,14 +68,17 @@ def _gram(X, gamma):
     return Kernel("gaussian", gamma=gamma).block(X)
 
 
+def _spectral(X, Ys, gamma, G):
+    """[||G - Y Y^T||_2 / n for Y in Ys], the paper's normalisation (section 3); G is read once
+    per Lanczos step for all the factors together."""
+    return [s / X.shape[0] for s in spectral_errors(X, Ys, Kernel("gaussian", gamma=gamma), G=G)]
+
+
 def _errors(X, Ys, gamma, G):
     """[(||G - Y Y^T||_2 / n, ||G - Y Y^T||_F / n^2) for Y in Ys], the paper's normalisations
-    (section 3); G is read once per Lanczos step and once for the Frobenius norms, for all
-    the factors together."""
-    n = X.shape[0]
-    kern = Kernel("gaussian", gamma=gamma)
-    spec, frob = spectral_errors(X, Ys, kern, G=G), frobenius_errors(X, Ys, kern, G=G)
-    return [(s / n, f / n**2) for s, f in zip(spec, frob)]
+    (section 3): :func:`_spectral`, and one more pass over G for the Frobenius norms."""
+    frob = frobenius_errors(X, Ys, Kernel("gaussian", gamma=gamma), G=G)
+    return [(s, f / X.shape[0]**2) for s, f in zip(_spectral(X, Ys, gamma, G), frob)]
 
 
 @functools.lru_cache(maxsize=1)

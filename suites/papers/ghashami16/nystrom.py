@@ -17,7 +17,7 @@ from kpca_suite.theory.ghashami16 import rn_gamma
 
 from ...claim import Cell, Claim, Fault, PerProfile, Tolerance
 from ...judging import AllOf, SlopeInBand, Where
-from ._common import _errors, _gram, _rn_data, crossed, single_threaded
+from ._common import _gram, _rn_data, _spectral, crossed, single_threaded
 from .compare import WrongBandwidthNystrom
 
 NYS_D = 100
@@ -32,7 +32,7 @@ def nystrom_rate_experiment(cell: Cell, estimators) -> dict:
     gamma = rn_gamma(NYS_D)
     est = estimators["nystrom"](cell.p["c"], Kernel("gaussian", gamma=gamma),
                                 random_state=cell.rng(f"landmarks-{cell.p['c']}")).fit(X)
-    [(spec, _)] = _errors(X, [est.transform(X)], gamma, _gram(X, gamma))
+    [spec] = _spectral(X, [est.transform(X)], gamma, _gram(X, gamma))
     return {"spectral": spec}
 
 
