@@ -219,11 +219,9 @@ class MehlerModel:
         return out
 
     def quadrature(self):
-        """Tensor Gauss-Hermite grid: nodes (n_nodes^d, d) and weights summing to 1."""
-        rules = [gauss_hermite(v, self.n_nodes) for v in self.data_vars]
-        nodes = np.array(list(product(*[r[0] for r in rules]))).reshape(-1, self.d)
-        weights = np.array([np.prod(w) for w in product(*[r[1] for r in rules])])
-        return nodes, weights
+        """Tensor Gauss-Hermite grid: nodes (n_nodes^d, d) and weights summing to 1, built
+        once per grid (read-only arrays: the claims ask for them in every cell)."""
+        return _tensor_rule(self.data_vars, self.n_nodes)
 
     def centred_spectrum(self):
         """The centred operator (module docstring) on the quadrature grid: its
@@ -286,9 +284,28 @@ class MehlerModel:
         nodes, w = self.quadrature()
         F = self._features_at(features, nodes)
         Fw = F * w[:, None]
-        coef = self.eigenfunctions(nodes).T @ Fw
+        coef = _eigenfunctions_at_nodes(self).T @ Fw
         lam = self.eigenvalues
         return FeaturePopulation(F.T @ Fw, (coef * lam[:, None]).T @ coef, coef, lam)
+
+
+@functools.lru_cache(maxsize=8)
+def _tensor_rule(data_vars: tuple, n_nodes: int):
+    """:meth:`MehlerModel.quadrature`: the product of the per-coordinate Gauss-Hermite rules,
+    the last coordinate varying fastest; weights multiplied in coordinate order."""
+    rules = [gauss_hermite(v, n_nodes) for v in data_vars]
+    nodes = np.array(list(product(*[r[0] for r in rules]))).reshape(-1, len(data_vars))
+    weights = np.array([np.prod(w) for w in product(*[r[1] for r in rules])])
+    nodes.flags.writeable = weights.flags.writeable = False
+    return nodes, weights
+
+
+@functools.lru_cache(maxsize=8)
+def _eigenfunctions_at_nodes(model: MehlerModel) -> np.ndarray:
+    """``model.eigenfunctions`` at its quadrature nodes (read-only), once per model."""
+    values = model.eigenfunctions(model.quadrature()[0])
+    values.flags.writeable = False
+    return values
 
 
 @functools.lru_cache(maxsize=8)
