@@ -5,15 +5,32 @@ many small LAPACK calls, and a multithreaded OpenBLAS spins on them
 (tests/test_bach13*.py and tests/test_krr.py ran about 25x slower with the
 default threads); :func:`kpca_suite.suites.runner.cell_blas_limit` holds
 every sweep cell at one thread in any executor. ``shared_verdicts`` (autouse, whole
-session) lets the xdist workers of one run share the verdicts of :mod:`tests.claims`."""
+session) lets the xdist workers of one run share the verdicts of :mod:`tests.claims`.
+:func:`pytest_configure` byte-compiles the package and the tests once per run."""
 
 from __future__ import annotations
+
+import compileall
+from pathlib import Path
 
 import pytest
 from threadpoolctl import threadpool_limits
 
 from kpca_suite.suites import registry
 from tests import toy_claim
+
+
+def pytest_configure(config):
+    """Byte-compile the package's folders and the tests once, in the run's first process
+    (not in each xdist worker): the tests start about 150 Python processes that
+    import the package, and where PYTHONDONTWRITEBYTECODE is set (as on the CI machines)
+    none of them writes its bytecode, so each compiled the package's ~200 modules again
+    (about 1 CPU-s per process). compileall skips a file whose bytecode is up to date."""
+    if hasattr(config, "workerinput"):
+        return
+    root = Path(__file__).resolve().parent.parent
+    for folder in ("kernels", "methods", "theory", "suites", "tests"):
+        compileall.compile_dir(root / folder, quiet=2)
 
 
 @pytest.fixture
