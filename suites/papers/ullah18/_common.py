@@ -36,8 +36,8 @@ def _model() -> MehlerModel:
 # n = 2^j: 5 octaves at ci (128..4096) and quick (256..8192), 8 at full: rate fits need 5 octaves.
 NS = PerProfile(ci=tuple(128 * 2**j for j in range(6)), quick=tuple(256 * 2**j for j in range(6)),
                 full=tuple(256 * 2**j for j in range(9)))
-#: The rate claims' sizes (rates.py, centred.py): ci's at quick too. Their evidence is ci's (decisive under
-#: roots 0-9), and n = 8192 was 17 of their 28 cell-s in the main job.
+#: The rate claims' sizes (rates.py, centred.py, and ullah18.estimation): ci's at quick too. Their evidence is
+#: ci's (decisive under roots 0-9 or 0-4), and n = 8192 was 17 of the rate claims' 28 cell-s in the main job.
 RATE_NS = PerProfile(ci=NS.ci, quick=NS.ci, full=NS.full)
 
 
