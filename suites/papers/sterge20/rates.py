@@ -45,29 +45,29 @@ def _rate_params(ell_of, decay, m_rule, n):
     return dict(ell=ell, m=m_rule(n, decay, ell))
 
 
-def _rate_grid(decay, m_rule, method, profile) -> Grid:
+def _rate_grid(decay, m_rule, method, profile, seeds) -> Grid:
     """l on an integer grid, n = l^(alpha/theta) (poly, Cor. 4.2) or e^(tau l/theta)
-    (exp, Cor. 4.3), m = m_rule(n, decay, l), theta = 1/2."""
+    (exp, Cor. 4.3), m = m_rule(n, decay, l), theta = 1/2, ``seeds[profile]`` seeds."""
     if decay == "poly":
         ells = list(POLY_ELLS[profile])
         ns = poly_grid(ells, ALPHA, THETA)
         spec = dict(decay="poly", rate=ALPHA, J=POLY_J[profile])
-        text = f"{decay}: l = {ells[0]}..{ells[-1]}, n = l^4, J = {POLY_J[profile]}, {SEEDS[profile]} seeds"
+        text = f"{decay}: l = {ells[0]}..{ells[-1]}, n = l^4, J = {POLY_J[profile]}, {seeds[profile]} seeds"
     else:
         ells = list(EXP_ELLS[profile])
         ns = exp_grid(ells, TAU, THETA)
         spec = dict(decay="exp", rate=TAU, J=default_J("exp", TAU))
-        text = f"{decay}: l = {ells[0]}..{ells[-1]}, n = e^(l/2), τ = {TAU}, {SEEDS[profile]} seeds"
+        text = f"{decay}: l = {ells[0]}..{ells[-1]}, n = e^(l/2), τ = {TAU}, {seeds[profile]} seeds"
     assert octaves(ns) >= 5, "rate fits need at least 5 octaves of n"
     ns = tuple(int(n) for n in ns)
-    return Grid(sizes=ns, seeds=SEEDS[profile], params=dict(theta=THETA, **spec),
+    return Grid(sizes=ns, seeds=seeds[profile], params=dict(theta=THETA, **spec),
                 per_size=functools.partial(_rate_params, dict(zip(ns, ells)), decay, m_rule),
                 methods=(method,), describe=text)
 
 
-def _rate_grids(decays, m_rule, method) -> PerProfile:
+def _rate_grids(decays, m_rule, method, seeds=SEEDS) -> PerProfile:
     def grids(profile):
-        out = tuple(_rate_grid(d, m_rule, method, profile) for d in decays)
+        out = tuple(_rate_grid(d, m_rule, method, profile, seeds) for d in decays)
         return out if len(out) > 1 else out[0]
     return PerProfile(ci=grids("ci"), quick=grids("quick"), full=grids("full"))
 
