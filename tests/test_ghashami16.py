@@ -4,6 +4,8 @@ three parts of the comparison claims, and the way each planted fault fails
 its claim (the part, metric or link it breaks)."""
 
 
+import math
+
 import numpy as np
 import pytest
 
@@ -180,6 +182,42 @@ def test_fd_faults_break_delta(name, fault):
 def test_lemma22_stale_w_breaks_the_first_link():
     verdict = run_claim(claim("lemma22"), fault="stale-w")
     assert verdict.status == "fails" and "link1" in verdict.summary, verdict.summary
+
+
+class _OverflowedCovariance:
+    """A sketch whose covariance B^T B overflowed in one entry (LAPACK's eigvalsh then returns
+    NaN eigenvalues without an error)."""
+
+    def __init__(self, fd):
+        self.fd = fd
+
+    def covariance(self):
+        C = self.fd.covariance().copy()
+        C[0, 0] = np.inf
+        return C
+
+
+class _OverflowedSketchSKPCA(SKPCA):
+    """SKPCA that exposes its features and a sketch with an overflowed covariance."""
+
+    def fit(self, X):
+        super().fit(X)
+        self.sketch_ = _OverflowedCovariance(self.sketch_)
+        return self
+
+
+def test_thm21_refuses_a_non_finite_proof_bound_rather_than_leaving_it_unjudged():
+    """The judge reads a NaN proof bound as "not exposed" (WhereExposed) and would skip it, so
+    an exposed sketch whose covariance is not finite must make its cell an error."""
+    thm21 = claim("thm21")
+    cell = next(c for c in thm21.cells("ci") if c.seed == 0 and c.n == 64)
+
+    def overflowed_sketch(n_components, budget, kernel, random_state):
+        return _OverflowedSketchSKPCA(sketch_size=n_components, n_features=budget, kernel=kernel, shrink="halving",
+                               random_state=random_state)
+    assert math.isfinite(thm21.experiment(cell, {"skpca": gh.features.skpca_halving})["proof_bound"])
+    with pytest.raises(ValueError, match=r"Z\^T Z - B\^T B is not finite"):
+        thm21.experiment(cell, {"skpca": overflowed_sketch})
 
 
 def test_thm21_unscaled_features_exceed_the_bound():

@@ -191,10 +191,13 @@ def _proof_bound(Z, sketch, rff, n) -> float:
     """The data-dependent bound that Theorem 2.1's proof sums, normalised by n:
     ``rff`` + ||Z^T Z - B^T B||_2 / n, with ``rff`` = ||G - Z Z^T||_2 / n for the estimator's own
     features Z and B its sketch (the triangle inequality, then Lemma 2.2's ||Z Z^T - G~||_2 <=
-    ||Z^T Z - B^T B||_2). It needs ``features`` and ``sketch_`` (ours expose both); the
-    experiment stores NaN for an implementation that does not, which is then judged on the
-    theorem's bound alone."""
-    C = Z.T @ Z - sketch.covariance()
+    ||Z^T Z - B^T B||_2). It needs ``features`` and ``sketch_`` (ours expose both); the experiment
+    stores NaN, which the judge reads as "not exposed", for an implementation that does not, so a
+    non-finite Z^T Z - B^T B raises: its cell is an error, not a bound left unjudged."""
+    C = Z.T @ Z - np.asarray(sketch.covariance(), dtype=np.float64)
+    if not np.isfinite(C).all():
+        raise ValueError("ghashami16.thm21: Z^T Z - B^T B is not finite (the estimator's sketch_.covariance() "
+                         "holds NaN or inf); the proof's bound cannot be evaluated")
     return rff + float(np.max(np.abs(np.linalg.eigvalsh((C + C.T) / 2.0)))) / n
 
 
